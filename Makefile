@@ -1,0 +1,81 @@
+# Mica: `make` builds and installs into $(PREFIX); `make check` also runs every test.
+# NO_WEAK=1 builds for toolchains without weak symbols: libpmpi.a (PMPI_ names) + libmpi.a (MPI_).
+
+PREFIX ?= $(CURDIR)/install
+NO_WEAK ?= 0
+CC ?= cc
+PYTHON ?= python3
+
+ifeq ($(NO_WEAK),1)
+B := build/noweak
+else
+B := build/weak
+endif
+
+WARN := -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) $(CFLAGS) \
+              -Isrc -Isrc/bindings/c -I$(B)/gen -I$(B)/gen/include
+
+FUNCTIONS := $(shell sed -n 's/^\(MPI_[A-Za-z0-9_]*\)\t.*/\1/p' api/functions.tsv)
+CORE_SRC := $(wildcard src/core/*.c src/runtime/*.c)
+CORE_OBJ := $(CORE_SRC:src/%.c=$(B)/obj/%.o)
+BIND_OBJ := $(FUNCTIONS:%=$(B)/obj/bindings/%.o)
+PBIND_OBJ := $(FUNCTIONS:%=$(B)/obj/pbindings/%.o)
+GEN := $(B)/gen/.stamp
+
+ifeq ($(NO_WEAK),1)
+LIBS := $(B)/lib/libmpi.a $(B)/lib/libpmpi.a
+else
+LIBS := $(B)/lib/libmpi.a $(B)/lib/libmpi.so
+endif
+
+.PHONY: all install check clean
+all: install
+
+$(GEN): gen/*.py api/functions.tsv api/constants.tsv api/types.h src/bindings/c/impl.tsv
+	$(PYTHON) gen/generate.py $(B)/gen
+	@cmp -s $(B)/gen/STATUS.md docs/STATUS.md || cp $(B)/gen/STATUS.md docs/STATUS.md
+	@touch $@
+
+$(B)/obj/%.o: src/%.c $(GEN) $(wildcard src/*/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# Bindings: one object per MPI function; unused parameters are normal in a not-yet function.
+BIND_FLAGS := $(ALL_CFLAGS) -Wno-unused-parameter $(if $(filter 1,$(NO_WEAK)),-DMICA_NO_WEAK)
+$(B)/obj/bindings/%.o: $(GEN) $(wildcard src/core/*.h) src/bindings/c/binding.h
+	@mkdir -p $(@D)
+	@$(CC) $(BIND_FLAGS) -c $(B)/gen/c/$*.c -o $@
+$(B)/obj/pbindings/%.o: $(GEN) $(wildcard src/core/*.h) src/bindings/c/binding.h
+	@mkdir -p $(@D)
+	@$(CC) $(BIND_FLAGS) -DMICA_PROFILELIB -c $(B)/gen/c/$*.c -o $@
+
+$(B)/lib/libmpi.a: $(BIND_OBJ) $(CORE_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	@echo "AR $@"
+	@printf '%s\n' $^ | xargs ar rcs $@
+$(B)/lib/libpmpi.a: $(PBIND_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	@echo "AR $@"
+	@printf '%s\n' $^ | xargs ar rcs $@
+$(B)/lib/libmpi.so: $(BIND_OBJ) $(CORE_OBJ)
+	@mkdir -p $(@D)
+	@echo "LD $@"
+	@printf '%s\n' $^ > $(B)/lib/objects.txt
+	$(CC) -shared -pthread -Wl,-soname,libmpi.so -o $@ @$(B)/lib/objects.txt
+
+install: $(LIBS)
+	@mkdir -p $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/pkgconfig
+	cp $(B)/gen/include/mpi.h $(PREFIX)/include/
+	cp $(LIBS) $(PREFIX)/lib/
+	sed 's|@PREFIX@|$(PREFIX)|g' bin/mpicc.in > $(PREFIX)/bin/mpicc && chmod +x $(PREFIX)/bin/mpicc
+	sed 's|@PREFIX@|$(PREFIX)|g' bin/mpi.pc.in > $(PREFIX)/lib/pkgconfig/mpi.pc
+
+check:
+	$(PYTHON) tests/run.py
+
+clean:
+	rm -rf build install

@@ -1,0 +1,100 @@
+/* Error handlers: the predefined ones, raising errors through them, and setting them. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/errors.h"
+#include "core/state.h"
+#include "core_api.h"
+
+void mica_error_set_function(int code, const char *fn);
+
+#define PREDEFINED(var, h) mica_errhandler_t var = {.obj = {.tag = MICA_TAG | MICA_ERRHANDLER, .handle = (uintptr_t)h}}
+PREDEFINED(mica_errors_are_fatal, MPI_ERRORS_ARE_FATAL);
+PREDEFINED(mica_errors_abort, MPI_ERRORS_ABORT);
+PREDEFINED(mica_errors_return, MPI_ERRORS_RETURN);
+
+mica_errhandler_t *mica_initial_errhandler = &mica_errors_are_fatal;
+
+static _Noreturn void fatal(int code, const char *fn)
+{
+    char text[MPI_MAX_ERROR_STRING], msg[MPI_MAX_ERROR_STRING + 200];
+    mica_error_text(code, text, sizeof text);
+    size_t n = strlen(fn);
+    int named = !strncmp(text, fn, n) && text[n] == ':';   /* the message names fn already */
+    snprintf(msg, sizeof msg, "Mica: rank %d: fatal error in %s: %s\n", mica_comm_world.rank, fn,
+             named ? text + n + 2 : text);
+    mica_abort_job(mica_error_class_of(code) > 0 ? mica_error_class_of(code) : 1, msg);
+}
+
+void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn)
+{
+    mica_errhandler_t *eh;
+    if (eo)
+        eh = eo->errhandler;
+    else if (mica_active())
+        eo = &mica_comm_self.eo, eh = eo->errhandler;
+    else
+        eh = mica_initial_errhandler;
+    if (eh == &mica_errors_return)
+        return;
+    if (eh == &mica_errors_are_fatal || eh == &mica_errors_abort || !eo)
+        fatal(code, fn);
+    void *handle = (void *)eo->obj.handle;
+    eh->fn(&handle, &code);
+}
+
+int mica_raise(mica_errobj_t *eo, int code, const char *fn)
+{
+    mica_error_set_function(code, fn);
+    mica_errhandler_invoke(eo, code, fn);
+    return code;
+}
+
+/* A handler stays alive while an object uses it or the user holds a handle to it. */
+static mica_errhandler_t *retain(mica_errhandler_t *eh)
+{
+    if (eh->obj.handle >= MICA_PREDEFINED_MAX)
+        __atomic_add_fetch(&eh->obj.refs, 1, __ATOMIC_RELAXED);
+    return eh;
+}
+
+void mica_errhandler_release(mica_errhandler_t *eh)
+{
+    if (eh->obj.handle >= MICA_PREDEFINED_MAX && !__atomic_sub_fetch(&eh->obj.refs, 1, __ATOMIC_ACQ_REL))
+        mica_obj_free(eh);
+}
+
+static int set(mica_errobj_t *eo, unsigned kind, mica_errhandler_t *eh)
+{
+    if (eh->kind && eh->kind != kind)
+        return mica_error(MPI_ERR_ARG, "errhandler was created for another kind of object");
+    mica_errhandler_t *old = eo->errhandler;
+    eo->errhandler = retain(eh);
+    mica_errhandler_release(old);
+    return MPI_SUCCESS;
+}
+
+int mica_comm_set_errhandler(mica_comm_t *comm, mica_errhandler_t *errhandler)
+{
+    return set(&comm->eo, MICA_COMM, errhandler);
+}
+
+int mica_comm_get_errhandler(mica_comm_t *comm, MPI_Errhandler *errhandler)
+{
+    *errhandler = (MPI_Errhandler)retain(comm->eo.errhandler)->obj.handle;
+    return MPI_SUCCESS;
+}
+
+int mica_comm_call_errhandler(mica_comm_t *comm, int errorcode)
+{
+    mica_errhandler_invoke(&comm->eo, errorcode, "MPI_Comm_call_errhandler");
+    return MPI_SUCCESS;
+}
+
+int mica_errhandler_free(MPI_Errhandler *errhandler)
+{
+    mica_errhandler_release(mica_errhandler_lookup(*errhandler));
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,43 @@
+/* Error codes and how they reach the user.
+ *
+ * An error code is an error class in its low 7 bits and, above them, a slot of a ring that holds
+ * the message naming the bad argument (the function's name is added when it is raised), so
+ * MPI_Error_string can say exactly what went wrong. Every code fits under MPI_ERR_LASTCODE. */
+#ifndef MICA_ERRORS_H
+#define MICA_ERRORS_H
+
+#include "core/objects.h"
+
+#define MICA_CLASS_BITS 7
+
+/* A new error code of class `cls` whose message says what was wrong. */
+int mica_error(int cls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A handle that is null or not of its kind: the class of that kind, naming argument `arg`. */
+int mica_bad_handle(unsigned kind, const void *handle, const char *arg);
+/* Called outside MPI_Init..MPI_Finalize. */
+int mica_error_inactive(void);
+
+int mica_error_class_of(int code);  /* -1 if `code` is not a valid error code */
+/* The text of `code` as MPI_Error_string gives it; the function, the message and the class. */
+void mica_error_text(int code, char *buf, size_t len);
+
+/* Raise `code` from MPI function `fn` on object `eo` (NULL: no object, so MPI_COMM_SELF's handler
+ * while MPI is active, else the initial error handler) and return what the caller returns. */
+int mica_raise(mica_errobj_t *eo, int code, const char *fn);
+/* Call the error handler of `eo` with `code` (MPI_X_call_errhandler); returns if the handler does. */
+void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn);
+
+/* The error object behind a handle, or NULL when the handle is not valid. */
+#define MICA_ERROBJ_OF_(name, htype)                                                              \
+    static inline mica_errobj_t *mica_errobj_of_##name(htype h)                                  \
+    {                                                                                            \
+        mica_##name##_t *o = mica_##name##_lookup(h);                                            \
+        return o ? &o->eo : NULL;                                                                \
+    }
+MICA_ERROBJ_OF_(comm, MPI_Comm)
+MICA_ERROBJ_OF_(win, MPI_Win)
+MICA_ERROBJ_OF_(file, MPI_File)
+MICA_ERROBJ_OF_(session, MPI_Session)
+#undef MICA_ERROBJ_OF_
+
+#endif

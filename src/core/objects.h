@@ -1,0 +1,112 @@
+/* MPI objects and their handles.
+ *
+ * Handles follow the MPI 5.0 standard ABI: a predefined handle is a small constant (MPI_COMM_WORLD
+ * is 0x101) that indexes mica_predefined[]; any other handle is the object's address. User objects
+ * live in one arena (object.c), so a handle is validated in O(1) without ever touching memory that
+ * is not ours: a range check, an alignment check and the kind tag in the object's header. */
+#ifndef MICA_OBJECTS_H
+#define MICA_OBJECTS_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "mpi.h"
+
+#define MICA_LIKELY(x) __builtin_expect(!!(x), 1)
+#define MICA_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Kinds of objects; the header's tag is MICA_TAG | kind, so stale or foreign memory never passes. */
+enum mica_kind {
+    MICA_COMM = 1, MICA_TYPE, MICA_ERRHANDLER, MICA_FILE, MICA_GROUP, MICA_INFO, MICA_MESSAGE,
+    MICA_OP, MICA_REQUEST, MICA_SESSION, MICA_WIN, MICA_KINDS
+};
+#define MICA_TAG 0x4d494300u          /* "MIC\0" */
+#define MICA_PREDEFINED_MAX 0x300     /* every predefined handle of the ABI is below this */
+#define MICA_SLOT_ALIGN 64            /* every arena object starts on this boundary */
+
+typedef struct mica_obj {
+    uint32_t tag;                     /* MICA_TAG | kind while alive; 0 once freed */
+    int32_t fint;                     /* Fortran integer handle, 0 until first asked for */
+    uintptr_t handle;                 /* the C handle: the ABI constant or the address */
+    int32_t refs;                     /* for objects the standard lets outlive their free */
+    uint32_t size_class;              /* arena slot size: MICA_SLOT_ALIGN << size_class */
+} mica_obj_t;
+
+extern mica_obj_t *mica_predefined[MICA_PREDEFINED_MAX];
+extern const void *const mica_null_handle[MICA_KINDS];
+extern struct mica_arena { uintptr_t base, top; } mica_arena;
+
+static inline void *mica_lookup(const void *handle, unsigned kind)
+{
+    uintptr_t h = (uintptr_t)handle;
+    mica_obj_t *o;
+    if (h < MICA_PREDEFINED_MAX)
+        o = mica_predefined[h];
+    else if (h - mica_arena.base < mica_arena.top - mica_arena.base && !(h & (MICA_SLOT_ALIGN - 1)))
+        o = (mica_obj_t *)h;
+    else
+        return NULL;
+    return o && o->tag == (MICA_TAG | kind) ? o : NULL;
+}
+
+/* A new zeroed object of `size` bytes whose header says `kind`; NULL when out of memory. */
+void *mica_obj_new(unsigned kind, size_t size);
+void mica_obj_free(void *obj);
+/* Fortran integer handles (MPI_X_c2f / MPI_X_toint and back): predefined handles keep their
+ * ABI value; other objects get an index into a per-kind table on first use. */
+int mica_obj_to_fint(mica_obj_t *o);
+mica_obj_t *mica_obj_from_fint(int fint, unsigned kind);
+
+/* Error handlers, and the objects that carry one (communicators, windows, files, sessions). */
+typedef struct mica_errhandler {
+    mica_obj_t obj;
+    unsigned kind;                    /* MICA_COMM, MICA_WIN, ...; 0: predefined, fits any */
+    void (*fn)(void *handle, int *code, ...);
+} mica_errhandler_t;
+
+typedef struct mica_errobj {
+    mica_obj_t obj;
+    mica_errhandler_t *errhandler;
+} mica_errobj_t;
+
+typedef struct mica_group mica_group_t;
+
+typedef struct mica_comm {
+    mica_errobj_t eo;
+    int rank, size;
+    int remote_size;                  /* == size for intracommunicators */
+    uint32_t context;                 /* matching context id */
+    char name[MPI_MAX_OBJECT_NAME];
+} mica_comm_t;
+
+/* Kinds not implemented yet still need a type so bindings can name them. */
+typedef struct mica_type { mica_obj_t obj; } mica_type_t;
+typedef struct mica_file { mica_errobj_t eo; } mica_file_t;
+struct mica_group { mica_obj_t obj; };
+typedef struct mica_info { mica_obj_t obj; } mica_info_t;
+typedef struct mica_message { mica_obj_t obj; } mica_message_t;
+typedef struct mica_op { mica_obj_t obj; } mica_op_t;
+typedef struct mica_request { mica_obj_t obj; } mica_request_t;
+typedef struct mica_session { mica_errobj_t eo; } mica_session_t;
+typedef struct mica_win { mica_errobj_t eo; } mica_win_t;
+
+#define MICA_LOOKUP_(name, kind, htype)                                                        \
+    static inline mica_##name##_t *mica_##name##_lookup(htype h) { return mica_lookup(h, kind); }
+MICA_LOOKUP_(comm, MICA_COMM, MPI_Comm)
+MICA_LOOKUP_(type, MICA_TYPE, MPI_Datatype)
+MICA_LOOKUP_(errhandler, MICA_ERRHANDLER, MPI_Errhandler)
+MICA_LOOKUP_(file, MICA_FILE, MPI_File)
+MICA_LOOKUP_(group, MICA_GROUP, MPI_Group)
+MICA_LOOKUP_(info, MICA_INFO, MPI_Info)
+MICA_LOOKUP_(message, MICA_MESSAGE, MPI_Message)
+MICA_LOOKUP_(op, MICA_OP, MPI_Op)
+MICA_LOOKUP_(request, MICA_REQUEST, MPI_Request)
+MICA_LOOKUP_(session, MICA_SESSION, MPI_Session)
+MICA_LOOKUP_(win, MICA_WIN, MPI_Win)
+#undef MICA_LOOKUP_
+
+#define mica_errobj(o) (&(o)->eo)
+
+extern mica_comm_t mica_comm_world, mica_comm_self;
+extern mica_errhandler_t mica_errors_are_fatal, mica_errors_abort, mica_errors_return;
+
+#endif
