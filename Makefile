@@ -30,7 +30,7 @@ else
 LIBS := $(B)/lib/libmpi.a $(B)/lib/libmpi.so
 endif
 
-.PHONY: all install check clean
+.PHONY: all install check clean demo
 all: install
 
 $(GEN): gen/*.py api/functions.tsv api/constants.tsv api/types.h src/bindings/c/impl.tsv
@@ -79,3 +79,10 @@ check:
 
 clean:
 	rm -rf build install
+
+# The demo: an MPI program under a profiling library loaded with LD_PRELOAD.
+demo: install
+	@mkdir -p build/demo
+	$(PREFIX)/bin/mpicc -o build/demo/hello examples/hello.c
+	$(PREFIX)/bin/mpicc -shared -fPIC -o build/demo/libcountcalls.so examples/countcalls.c
+	LD_PRELOAD=$(CURDIR)/build/demo/libcountcalls.so build/demo/hello

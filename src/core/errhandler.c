@@ -98,3 +98,17 @@ int mica_errhandler_free(MPI_Errhandler *errhandler)
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
+
+int mica_comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                MPI_Errhandler *errhandler)
+{
+    if (!comm_errhandler_fn)
+        return mica_error(MPI_ERR_ARG, "comm_errhandler_fn is NULL");
+    mica_errhandler_t *eh = mica_obj_new(MICA_ERRHANDLER, sizeof *eh);
+    if (!eh)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
+    eh->kind = MICA_COMM;
+    eh->fn = (void (*)(void *, int *, ...))comm_errhandler_fn;
+    *errhandler = (MPI_Errhandler)eh->obj.handle;
+    return MPI_SUCCESS;
+}
