@@ -55,6 +55,9 @@ m = re.search(r'\*\*(\d+) of (\d+) functions implemented\*\*', status)
 if not m or (int(m.group(1)), int(m.group(2))) != (len(implemented), total):
     sys.exit('docs/STATUS.md is stale: says %s, the tables say %d of %d'
              % (m.group(0) if m else '?', len(implemented), total))
+readme = open(os.path.join(root, 'README.md')).read()
+if m.group(0) not in readme:
+    sys.exit('README.md does not state the current count: %s' % m.group(0))
 generated = open(os.path.join(root, 'build', 'weak', 'gen', 'STATUS.md')).read()
 if generated != status:
     sys.exit('docs/STATUS.md differs from the generated one: commit the regenerated file')
