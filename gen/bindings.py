@@ -7,6 +7,8 @@ How the binding reaches the core is set per function in src/bindings/c/impl.tsv:
   checked  validate every argument from its kind, convert handles to objects, call the core,
            and raise any error through the error handler of the function's object
   anytime  as checked, but valid before MPI_Init and after MPI_Finalize too
+  large    as checked, but call the core of the large-count twin (MPI_Send -> mica_send_c):
+           for functions whose int and MPI_Count forms differ only in scalar counts
   direct   hand everything to the core unchanged (conversions, init, clocks)
   noop     do nothing and succeed (MPI_Pcontrol)
   absent   (not listed) raise MPI_ERR_UNSUPPORTED_OPERATION
@@ -26,6 +28,8 @@ NULLABLE_KINDS = {'STATUS', 'F08_STATUS', 'F90_STATUS', 'BUFFER', 'C_BUFFER', 'C
                   'C_BUFFER3', 'C_BUFFER4', 'ATTRIBUTE_VAL', 'ATTRIBUTE_VAL_10', 'ERROR_CODE',
                   'EXTRA_STATE', 'EXTRA_STATE2', 'ARGUMENT_LIST', 'STRING_ARRAY'}
 
+CHECKED = ('checked', 'anytime', 'large')
+
 COUNT_KINDS = ('POLYXFER_NUM_ELEM_NNI', 'POLYDTYPE_NUM_ELEM_NNI', 'XFER_NUM_ELEM_NNI')
 
 
@@ -35,7 +39,7 @@ def core_params(f, mode):
     for p in f.params:
         if p.name == '...':
             continue
-        if mode in ('checked', 'anytime') and p.handle:
+        if mode in CHECKED and p.handle:
             out.append('mica_%s_t *%s' % (api.HANDLES[p.handle][0], p.name))
         else:
             out.append(p.decl)
@@ -43,7 +47,7 @@ def core_params(f, mode):
 
 
 def core_prototype(f, mode):
-    ret = 'int' if mode in ('checked', 'anytime') else f.ret
+    ret = 'int' if mode in CHECKED else f.ret
     return '%s %s(%s);\n' % (ret, f.core_name, core_params(f, mode))
 
 
@@ -122,7 +126,7 @@ def checks(f, eo):
 
 
 def call_args(f, mode):
-    return ', '.join(('%s_' % p.name if p.handle and mode in ('checked', 'anytime') else p.name)
+    return ', '.join(('%s_' % p.name if p.handle and mode in CHECKED else p.name)
                      for p in f.params if p.name != '...')
 
 
@@ -132,7 +136,7 @@ def body(f, mode):
         out.append('    return MPI_SUCCESS;\n')
     elif mode == 'direct':
         out.append('    return %s(%s);\n' % (f.core_name, call_args(f, mode)))
-    elif mode in ('checked', 'anytime'):
+    elif mode in CHECKED:
         assert f.ret == 'int', f.name
         eo = error_object(f)
         out.append('    static const char fn[] = "%s";\n' % f.name)
@@ -141,7 +145,8 @@ def body(f, mode):
             out.append('    if (MICA_UNLIKELY(!mica_active()))\n')
             out.append('        return mica_raise(NULL, mica_error_inactive(), fn);\n')
         out += checks(f, eo)
-        out.append('    int rc_ = %s(%s);\n' % (f.core_name, call_args(f, mode)))
+        core = f.core_name + ('_c' if mode == 'large' else '')
+        out.append('    int rc_ = %s(%s);\n' % (core, call_args(f, mode)))
         out.append('    return MICA_LIKELY(rc_ == MPI_SUCCESS) ? rc_ : mica_raise(eo_, rc_, fn);\n')
     else:
         assert f.ret == 'int', '%s returns %s: it must be implemented' % (f.name, f.ret)
@@ -170,7 +175,9 @@ def generate(functions, impl):
     for f in functions:
         mode = impl.get(f.name, 'absent')
         files['c/%s.c' % f.name] = binding(f, mode)
-        if mode in ('checked', 'anytime', 'direct'):
+        if mode == 'large':
+            assert impl.get(f.name + '_c') in CHECKED, '%s: implement %s_c first' % (f.name, f.name)
+        elif mode in CHECKED + ('direct',):
             protos.append(core_prototype(f, mode))
     protos.append('\n#endif\n')
     files['core_api.h'] = ''.join(protos)

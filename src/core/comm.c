@@ -1,5 +1,5 @@
 /* Communicators: queries. */
-#include "core/objects.h"
+#include "core/comm.h"
 #include "core_api.h"
 
 int mica_comm_size(mica_comm_t *comm, int *size)

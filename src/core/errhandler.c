@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/comm.h"
 #include "core/errors.h"
 #include "core/state.h"
 #include "core_api.h"

@@ -27,17 +27,11 @@ int mica_raise(mica_errobj_t *eo, int code, const char *fn);
 /* Call the error handler of `eo` with `code` (MPI_X_call_errhandler); returns if the handler does. */
 void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn);
 
-/* The error object behind a handle, or NULL when the handle is not valid. */
-#define MICA_ERROBJ_OF_(name, htype)                                                              \
-    static inline mica_errobj_t *mica_errobj_of_##name(htype h)                                  \
-    {                                                                                            \
-        mica_##name##_t *o = mica_##name##_lookup(h);                                            \
-        return o ? &o->eo : NULL;                                                                \
-    }
-MICA_ERROBJ_OF_(comm, MPI_Comm)
-MICA_ERROBJ_OF_(win, MPI_Win)
-MICA_ERROBJ_OF_(file, MPI_File)
-MICA_ERROBJ_OF_(session, MPI_Session)
-#undef MICA_ERROBJ_OF_
+/* The error object behind a handle, or NULL when the handle is not valid. Objects that carry
+ * an error handler start with their mica_errobj_t. */
+static inline mica_errobj_t *mica_errobj_of_comm(MPI_Comm h) { return mica_lookup(h, MICA_COMM); }
+static inline mica_errobj_t *mica_errobj_of_win(MPI_Win h) { return mica_lookup(h, MICA_WIN); }
+static inline mica_errobj_t *mica_errobj_of_file(MPI_File h) { return mica_lookup(h, MICA_FILE); }
+static inline mica_errobj_t *mica_errobj_of_session(MPI_Session h) { return mica_lookup(h, MICA_SESSION); }
 
 #endif

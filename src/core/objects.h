@@ -68,24 +68,16 @@ typedef struct mica_errobj {
     mica_errhandler_t *errhandler;
 } mica_errobj_t;
 
+/* Each kind's object is defined by its module (comm.h, datatype.h, ...); kinds without one yet
+ * have a bare definition here so their handles can still be named and checked. */
+typedef struct mica_comm mica_comm_t;
+typedef struct mica_type mica_type_t;
 typedef struct mica_group mica_group_t;
-
-typedef struct mica_comm {
-    mica_errobj_t eo;
-    int rank, size;
-    int remote_size;                  /* == size for intracommunicators */
-    uint32_t context;                 /* matching context id */
-    char name[MPI_MAX_OBJECT_NAME];
-} mica_comm_t;
-
-/* Kinds not implemented yet still need a type so bindings can name them. */
-typedef struct mica_type { mica_obj_t obj; } mica_type_t;
-typedef struct mica_file { mica_errobj_t eo; } mica_file_t;
-struct mica_group { mica_obj_t obj; };
+typedef struct mica_op mica_op_t;
+typedef struct mica_request mica_request_t;
 typedef struct mica_info { mica_obj_t obj; } mica_info_t;
 typedef struct mica_message { mica_obj_t obj; } mica_message_t;
-typedef struct mica_op { mica_obj_t obj; } mica_op_t;
-typedef struct mica_request { mica_obj_t obj; } mica_request_t;
+typedef struct mica_file { mica_errobj_t eo; } mica_file_t;
 typedef struct mica_session { mica_errobj_t eo; } mica_session_t;
 typedef struct mica_win { mica_errobj_t eo; } mica_win_t;
 
@@ -106,7 +98,6 @@ MICA_LOOKUP_(win, MICA_WIN, MPI_Win)
 
 #define mica_errobj(o) (&(o)->eo)
 
-extern mica_comm_t mica_comm_world, mica_comm_self;
 extern mica_errhandler_t mica_errors_are_fatal, mica_errors_abort, mica_errors_return;
 
 #endif

@@ -1,5 +1,5 @@
 /* The predefined objects, indexed by their standard-ABI handle values. */
-#include "core/objects.h"
+#include "core/comm.h"
 #include "core/state.h"
 
 #define COMM(var, h, nm)                                                                    \

@@ -7,6 +7,7 @@
 #ifndef MICA_BINDING_H
 #define MICA_BINDING_H
 
+#include "core/comm.h"
 #include "core/errors.h"
 #include "core/state.h"
 #include "core_api.h"

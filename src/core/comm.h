@@ -1,0 +1,26 @@
+/* Communicators. */
+#ifndef MICA_COMM_H
+#define MICA_COMM_H
+
+#include "core/objects.h"
+
+struct mica_comm {
+    mica_errobj_t eo;
+    int rank, size;
+    int remote_size;                  /* == size for intracommunicators */
+    int *world;                       /* world rank of each rank (NULL: the identity) */
+    uint32_t context;                 /* point-to-point context id; context + 1 for collectives */
+    char name[MPI_MAX_OBJECT_NAME];
+};
+
+_Static_assert(offsetof(struct mica_comm, eo) == 0, "the error object comes first");
+
+extern mica_comm_t mica_comm_world, mica_comm_self;
+
+/* The world rank of `rank` in `comm`. */
+static inline int mica_comm_world_rank(const mica_comm_t *comm, int rank)
+{
+    return comm->world ? comm->world[rank] : rank;
+}
+
+#endif
