@@ -24,6 +24,9 @@ BIND_OBJ := $(FUNCTIONS:%=$(B)/obj/bindings/%.o)
 PBIND_OBJ := $(FUNCTIONS:%=$(B)/obj/pbindings/%.o)
 GEN := $(B)/gen/.stamp
 
+MPIEXEC_SRC := $(wildcard src/mpiexec/*.c)
+MPIEXEC := $(B)/bin/mpiexec
+
 ifeq ($(NO_WEAK),1)
 LIBS := $(B)/lib/libmpi.a $(B)/lib/libpmpi.a
 else
@@ -67,8 +70,14 @@ $(B)/lib/libmpi.so: $(BIND_OBJ) $(CORE_OBJ)
 	@printf '%s\n' $^ > $(B)/lib/objects.txt
 	$(CC) -shared -pthread -Wl,-soname,libmpi.so -o $@ @$(B)/lib/objects.txt
 
-install: $(LIBS)
+# The launcher is a program of its own: it does not link the MPI library.
+$(MPIEXEC): $(MPIEXEC_SRC) $(wildcard src/mpiexec/*.h)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $(MPIEXEC_SRC)
+
+install: $(LIBS) $(MPIEXEC)
 	@mkdir -p $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/pkgconfig
+	cp $(MPIEXEC) $(PREFIX)/bin/
 	cp $(B)/gen/include/mpi.h $(PREFIX)/include/
 	cp $(LIBS) $(PREFIX)/lib/
 	sed 's|@PREFIX@|$(PREFIX)|g' bin/mpicc.in > $(PREFIX)/bin/mpicc && chmod +x $(PREFIX)/bin/mpicc
