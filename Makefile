@@ -18,7 +18,7 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) 
               -Isrc -Isrc/bindings/c -I$(B)/gen -I$(B)/gen/include
 
 FUNCTIONS := $(shell sed -n 's/^\(MPI_[A-Za-z0-9_]*\)\t.*/\1/p' api/functions.tsv)
-CORE_SRC := $(wildcard src/core/*.c src/runtime/*.c)
+CORE_SRC := $(wildcard src/core/*.c src/pt2pt/*.c src/coll/*.c src/transport/*.c src/runtime/*.c)
 CORE_OBJ := $(CORE_SRC:src/%.c=$(B)/obj/%.o)
 BIND_OBJ := $(FUNCTIONS:%=$(B)/obj/bindings/%.o)
 PBIND_OBJ := $(FUNCTIONS:%=$(B)/obj/pbindings/%.o)
@@ -77,9 +77,9 @@ $(MPIEXEC): $(MPIEXEC_SRC) $(wildcard src/mpiexec/*.h)
 
 install: $(LIBS) $(MPIEXEC)
 	@mkdir -p $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/pkgconfig
-	cp $(MPIEXEC) $(PREFIX)/bin/
-	cp $(B)/gen/include/mpi.h $(PREFIX)/include/
-	cp $(LIBS) $(PREFIX)/lib/
+	install -m 755 $(MPIEXEC) $(PREFIX)/bin/
+	install -m 644 $(B)/gen/include/mpi.h $(PREFIX)/include/
+	install -m 644 $(LIBS) $(PREFIX)/lib/
 	sed 's|@PREFIX@|$(PREFIX)|g' bin/mpicc.in > $(PREFIX)/bin/mpicc && chmod +x $(PREFIX)/bin/mpicc
 	sed 's|@PREFIX@|$(PREFIX)|g' bin/mpi.pc.in > $(PREFIX)/lib/pkgconfig/mpi.pc
 

@@ -15,6 +15,11 @@ struct mica_comm {
 
 _Static_assert(offsetof(struct mica_comm, eo) == 0, "the error object comes first");
 
+/* Context ids of the predefined communicators; new ones start above them (comm.c). */
+#define MICA_CONTEXT_WORLD 0
+#define MICA_CONTEXT_SELF 2
+#define MICA_CONTEXT_FIRST_FREE 4
+
 extern mica_comm_t mica_comm_world, mica_comm_self;
 
 /* The world rank of `rank` in `comm`. */

@@ -6,10 +6,15 @@
 
 #include "core/comm.h"
 #include "core/errors.h"
+#include "core/progress.h"
+#include "pt2pt/engine.h"
+#include "runtime/boot.h"
+#include "transport/shm.h"
 #include "core/state.h"
 #include "core_api.h"
 
 enum mica_phase mica_phase = MICA_BEFORE;
+static int self_world[1];             /* MPI_COMM_SELF's one rank, in MPI_COMM_WORLD */
 int mica_thread_level = MPI_THREAD_SINGLE;
 pthread_t mica_main_thread;
 
@@ -30,9 +35,18 @@ int mica_init_thread(int *argc, char ***argv, int required, int *provided)
         return mica_raise(NULL, mica_error(MPI_ERR_ARG, "required=%d is not a thread level", required), fn);
     if (!provided)
         return mica_raise(NULL, mica_error(MPI_ERR_ARG, "provided is NULL"), fn);
-    /* Every entry point is thread-safe (objects and error codes are locked or atomic),
-     * so each level is provided as asked. */
+    mica_boot_t boot;
+    if (mica_boot_init(&boot) || mica_shm_init(&boot) || mica_pt2pt_init(boot.rank, boot.size))
+        return mica_raise(NULL, mica_error(MPI_ERR_OTHER, "the job could not start: see the "
+                          "messages above"), fn);
+    mica_comm_world.rank = boot.rank;
+    mica_comm_world.size = mica_comm_world.remote_size = boot.size;
+    self_world[0] = boot.rank;
+    mica_comm_self.world = self_world;
+    /* Every entry point is thread-safe (one lock serialises the engine; objects and error codes
+     * are locked or atomic), so each level is provided as asked. */
     mica_thread_level = required;
+    mica_locking = required == MPI_THREAD_MULTIPLE;
     mica_main_thread = pthread_self();
     mica_phase = MICA_ACTIVE;
     *provided = required;
@@ -49,8 +63,18 @@ int mica_finalize(void)
 {
     if (mica_phase != MICA_ACTIVE)
         return mica_raise(NULL, mica_error_inactive(), "MPI_Finalize");
+    /* Hand every queued packet to its ring, then wait for everyone: after this no peer needs
+     * anything from us, and no one maps our memory any longer when we leave. */
+    mica_lock();
+    MICA_WAIT_UNTIL(mica_pt2pt_flushed());
+    int rc = mica_boot_fence();
     mica_phase = MICA_AFTER;
-    return MPI_SUCCESS;
+    mica_pt2pt_finalize();
+    mica_shm_finalize();
+    rc |= mica_boot_finalize();
+    mica_unlock();
+    return rc ? mica_raise(NULL, mica_error(MPI_ERR_OTHER, "the launcher did not answer"), "MPI_Finalize")
+              : MPI_SUCCESS;
 }
 
 int mica_initialized(int *flag)
@@ -84,10 +108,9 @@ int mica_is_thread_main(int *flag)
 _Noreturn void mica_abort_job(int code, const char *msg)
 {
     fflush(NULL);
-    if (msg && write(2, msg, strlen(msg)) < 0)
-        code |= 1; /* nowhere left to report to; still a failure */
     code &= 0xff;
-    _exit(code ? code : 1);
+    mica_boot_abort(code ? code : 1, msg);
+    _exit(code ? code : 1);           /* not reached */
 }
 
 int mica_abort(mica_comm_t *comm, int errorcode)

@@ -1,0 +1,137 @@
+/* Micro-benchmarks, plain MPI so the same source builds with any MPI:
+ *   mpibench latency   ping-pong one-way time, 0 B .. 4 MiB          (2 ranks)
+ *   mpibench bandwidth streaming bandwidth with a window of sends    (2 ranks)
+ *   mpibench barrier   time per MPI_Barrier                          (any ranks)
+ *   mpibench allreduce time per MPI_Allreduce of 8 B and of 8 MiB    (any ranks)
+ *   mpibench init      MPI_Init + MPI_Finalize only (start-up is timed from outside)
+ * Rank 0 prints lines "name value unit". Each figure is the best of several repetitions, which
+ * is the most repeatable statistic on a shared, oversubscribed machine. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size;
+
+static double best_of(int reps, double (*run)(void *), void *arg)
+{
+    double best = 1e30;
+    for (int i = 0; i < reps; i++) {
+        double t = run(arg);
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+struct msg { char *buf; int bytes, iters; };
+
+static double pingpong(void *a)
+{
+    struct msg *m = a;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = MPI_Wtime();
+    for (int i = 0; i < m->iters; i++) {
+        if (rank == 0) {
+            MPI_Send(m->buf, m->bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(m->buf, m->bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Recv(m->buf, m->bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(m->buf, m->bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+        }
+    }
+    t = MPI_Wtime() - t;
+    MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return t / m->iters / 2;
+}
+
+static double stream(void *a)
+{
+    enum { WINDOW = 16 };
+    struct msg *m = a;
+    MPI_Request r[WINDOW];
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = MPI_Wtime();
+    for (int i = 0; i < m->iters; i++) {
+        for (int w = 0; w < WINDOW; w++) {
+            if (rank == 0)
+                MPI_Isend(m->buf, m->bytes, MPI_BYTE, 1, w, MPI_COMM_WORLD, &r[w]);
+            else
+                MPI_Irecv(m->buf, m->bytes, MPI_BYTE, 0, w, MPI_COMM_WORLD, &r[w]);
+        }
+        MPI_Waitall(WINDOW, r, MPI_STATUSES_IGNORE);
+    }
+    if (rank == 0)
+        MPI_Recv(NULL, 0, MPI_BYTE, 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else
+        MPI_Send(NULL, 0, MPI_BYTE, 0, 99, MPI_COMM_WORLD);
+    t = MPI_Wtime() - t;
+    MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return (double)m->bytes * WINDOW * m->iters / t;
+}
+
+static double barrier(void *a)
+{
+    int iters = *(int *)a;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = MPI_Wtime();
+    for (int i = 0; i < iters; i++)
+        MPI_Barrier(MPI_COMM_WORLD);
+    t = MPI_Wtime() - t;
+    MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return t / iters;
+}
+
+struct ar { double *in, *out; int count, iters; };
+static double allreduce(void *a)
+{
+    struct ar *x = a;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = MPI_Wtime();
+    for (int i = 0; i < x->iters; i++)
+        MPI_Allreduce(x->in, x->out, x->count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    t = MPI_Wtime() - t;
+    MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return t / x->iters;
+}
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "latency";
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (!strcmp(what, "latency") || !strcmp(what, "bandwidth")) {
+        int lat = !strcmp(what, "latency");
+        char *buf = calloc(1, 4 << 20);
+        for (int bytes = lat ? 0 : 1024; bytes <= 4 << 20; bytes = bytes ? bytes * 4 : 1) {
+            struct msg m = {buf, bytes, 0};
+            m.iters = lat ? (bytes < 65536 ? 20000 : 200) : (bytes < 65536 ? 500 : 20);
+            double v = best_of(5, lat ? pingpong : stream, &m);
+            if (rank == 0) {
+                if (lat)
+                    printf("latency_%dB %.3f us\n", bytes, v * 1e6);
+                else
+                    printf("bandwidth_%dB %.3f GB/s\n", bytes, v / 1e9);
+            }
+        }
+        free(buf);
+    } else if (!strcmp(what, "barrier")) {
+        int iters = 2000;
+        double v = best_of(5, barrier, &iters);
+        if (rank == 0)
+            printf("barrier_%dranks %.3f us\n", size, v * 1e6);
+    } else if (!strcmp(what, "allreduce")) {
+        int counts[] = {1, 1 << 20};
+        for (int k = 0; k < 2; k++) {
+            struct ar x = {calloc(counts[k], 8), calloc(counts[k], 8), counts[k], k ? 10 : 5000};
+            double v = best_of(5, allreduce, &x);
+            if (rank == 0)
+                printf("allreduce_%dB_%dranks %.3f us\n", counts[k] * 8, size, v * 1e6);
+            free(x.in);
+            free(x.out);
+        }
+    }
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,148 @@
+/* What the collective algorithms share: point-to-point on the collective context, temporary
+ * buffers, argument checks, and widening the int arrays of the MPI_X forms. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "core/errors.h"
+#include "core/request.h"
+
+/* A few switch points, read from the environment once (callers hold the big lock). */
+long mica_coll_tunable(const char *name, long dflt)
+{
+    static struct { const char *name; long value; } cache[8];
+    for (int i = 0; i < 8; i++) {
+        if (!cache[i].name) {
+            const char *v = getenv(name);
+            cache[i].name = name;
+            cache[i].value = v && *v ? strtol(v, NULL, 10) : dflt;
+        }
+        if (!strcmp(cache[i].name, name))
+            return cache[i].value;
+    }
+    return dflt;
+}
+
+int mica_coll_isend(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
+                    mica_comm_t *comm, mica_request_t **req)
+{
+    return mica_pt2pt_isend(buf, count, type, dest, tag, comm, MICA_CTX_COLL, MICA_SEND_STANDARD,
+                            req);
+}
+
+int mica_coll_irecv(void *buf, MPI_Count count, mica_type_t *type, int source, int tag,
+                    mica_comm_t *comm, mica_request_t **req)
+{
+    return mica_pt2pt_irecv(buf, count, type, source, tag, comm, MICA_CTX_COLL, req);
+}
+
+int mica_coll_send(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
+                   mica_comm_t *comm)
+{
+    mica_request_t *r;
+    int rc = mica_coll_isend(buf, count, type, dest, tag, comm, &r);
+    return rc == MPI_SUCCESS ? mica_request_wait(r, NULL) : rc;
+}
+
+int mica_coll_recv(void *buf, MPI_Count count, mica_type_t *type, int source, int tag,
+                   mica_comm_t *comm)
+{
+    mica_request_t *r;
+    int rc = mica_coll_irecv(buf, count, type, source, tag, comm, &r);
+    return rc == MPI_SUCCESS ? mica_request_wait(r, NULL) : rc;
+}
+
+/* The receive is posted first, so the peer's message never waits in the unexpected queue
+ * when we are the one that is late. */
+int mica_coll_sendrecv(const void *sbuf, MPI_Count scount, mica_type_t *stype, int dest,
+                       void *rbuf, MPI_Count rcount, mica_type_t *rtype, int source, int tag,
+                       mica_comm_t *comm)
+{
+    mica_request_t *r[2] = {NULL, NULL};
+    int rc = mica_coll_irecv(rbuf, rcount, rtype, source, tag, comm, &r[0]);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = mica_coll_isend(sbuf, scount, stype, dest, tag, comm, &r[1]);
+    int rc2 = mica_request_waitall(2, r);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+void *mica_coll_tmp(MPI_Count count, const mica_type_t *type, void **mem)
+{
+    /* The bytes `count` elements span: from the lowest lower bound to the highest upper bound
+     * over all elements (the extent may be negative, or smaller than the data). Both the true
+     * bounds and the extent's are covered: reduction kernels work on whole C structs, padding
+     * included (MPI_DOUBLE_INT has 12 bytes of data in an extent of 16). */
+    MPI_Aint last = count > 0 ? (MPI_Aint)(count - 1) * type->extent : 0;
+    MPI_Aint lo = type->true_lb < type->lb ? type->true_lb : type->lb;
+    MPI_Aint hi = type->true_lb + type->true_extent;
+    if (type->lb + type->extent > hi)
+        hi = type->lb + type->extent;
+    lo += last < 0 ? last : 0;
+    hi += last > 0 ? last : 0;
+    size_t bytes = hi > lo ? (size_t)(hi - lo) : 1;
+    char *p = malloc(bytes);
+    *mem = p;
+    return p ? p - lo : NULL;
+}
+
+int mica_coll_no_mem(MPI_Count count, const mica_type_t *type)
+{
+    return mica_error(MPI_ERR_NO_MEM, "no memory for a temporary buffer of %lld elements of "
+                      "extent %lld", (long long)count, (long long)type->extent);
+}
+
+int mica_coll_check_type(const mica_type_t *type, const char *what)
+{
+    if (MICA_LIKELY(mica_type_ready(type)))
+        return MPI_SUCCESS;
+    return mica_error(MPI_ERR_TYPE, "%s is not committed: call MPI_Type_commit first", what);
+}
+
+int mica_coll_check_op(const mica_op_t *op, const mica_type_t *type)
+{
+    int rc = mica_coll_check_type(type, "datatype");
+    if (rc == MPI_SUCCESS && mica_op_rma_only(op))
+        return mica_error(MPI_ERR_OP, "op is %s, which only the one-sided accumulate functions "
+                          "may use", mica_op_name(op));
+    return rc != MPI_SUCCESS ? rc : mica_op_check(op, type);
+}
+
+int mica_coll_check_counts(int n, const MPI_Count *counts, const char *what)
+{
+    if (!counts)
+        return mica_error(MPI_ERR_ARG, "%s is NULL", what);
+    for (int i = 0; i < n; i++)
+        if (counts[i] < 0)
+            return mica_error(MPI_ERR_COUNT, "%s[%d]=%lld is negative", what, i,
+                              (long long)counts[i]);
+    return MPI_SUCCESS;
+}
+
+int mica_coll_widen_counts(int n, const int *in, MPI_Count **out)
+{
+    *out = NULL;
+    if (!in)
+        return MPI_SUCCESS;
+    MPI_Count *a = malloc((n > 0 ? (size_t)n : 1) * sizeof *a);
+    if (!a)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", n);
+    for (int i = 0; i < n; i++)
+        a[i] = in[i];
+    *out = a;
+    return MPI_SUCCESS;
+}
+
+int mica_coll_widen_displs(int n, const int *in, MPI_Aint **out)
+{
+    *out = NULL;
+    if (!in)
+        return MPI_SUCCESS;
+    MPI_Aint *a = malloc((n > 0 ? (size_t)n : 1) * sizeof *a);
+    if (!a)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d displacements", n);
+    for (int i = 0; i < n; i++)
+        a[i] = in[i];
+    *out = a;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,34 @@
+/* The progress engine: polled by every blocking and test call; moves messages in both
+ * directions. Waiting loops back off and yield the processor when nothing moves, so more
+ * ranks than cores still make progress quickly. */
+#ifndef MICA_PROGRESS_H
+#define MICA_PROGRESS_H
+
+#include <pthread.h>
+#include "core/state.h"
+
+/* Poll once; returns non-zero if anything happened. Caller holds the big lock. */
+int mica_progress(void);
+
+/* Idle backoff for a waiting loop: call with the count of consecutive idle polls. */
+void mica_progress_idle(unsigned idle);
+
+/* With MPI_THREAD_MULTIPLE, one lock serialises the library's state (a coarse lock first). */
+extern int mica_locking;
+extern pthread_mutex_t mica_big_lock;
+static inline void mica_lock(void) { if (mica_locking) pthread_mutex_lock(&mica_big_lock); }
+static inline void mica_unlock(void) { if (mica_locking) pthread_mutex_unlock(&mica_big_lock); }
+
+/* Wait until *flag becomes non-zero, polling progress (with the lock held around each poll). */
+#define MICA_WAIT_UNTIL(cond)                                                                 \
+    do {                                                                                      \
+        unsigned idle_ = 0;                                                                   \
+        while (!(cond)) {                                                                     \
+            if (mica_progress())                                                              \
+                idle_ = 0;                                                                    \
+            else                                                                              \
+                mica_progress_idle(++idle_);                                                  \
+        }                                                                                     \
+    } while (0)
+
+#endif

@@ -1,0 +1,79 @@
+/* Requests: one per pending operation, completed by the progress engine. */
+#ifndef MICA_REQUEST_H
+#define MICA_REQUEST_H
+
+#include <stdatomic.h>
+#include "core/comm.h"
+#include "core/datatype.h"
+
+enum mica_req_kind {
+    MICA_REQ_SEND = 1, MICA_REQ_RECV, MICA_REQ_GREQ, MICA_REQ_NULL_PROC
+};
+
+/* The byte count and the cancelled flag live in the status's internal fields. */
+#define MICA_STATUS_COUNT_LO 0
+#define MICA_STATUS_COUNT_HI 1
+#define MICA_STATUS_CANCELLED 2
+
+static inline void mica_status_set_count(MPI_Status *s, MPI_Count bytes)
+{
+    s->MPI_internal[MICA_STATUS_COUNT_LO] = (int)(uint32_t)bytes;
+    s->MPI_internal[MICA_STATUS_COUNT_HI] = (int)(uint32_t)((uint64_t)bytes >> 32);
+}
+
+static inline MPI_Count mica_status_count(const MPI_Status *s)
+{
+    return (MPI_Count)((uint64_t)(uint32_t)s->MPI_internal[MICA_STATUS_COUNT_HI] << 32 |
+                       (uint32_t)s->MPI_internal[MICA_STATUS_COUNT_LO]);
+}
+
+struct mica_request {
+    mica_obj_t obj;
+    uint8_t kind;                     /* enum mica_req_kind */
+    uint8_t persistent;               /* made by an _init call; lives until MPI_Request_free */
+    uint8_t active;                   /* persistent: started and not yet completed by a wait */
+    uint8_t freed;                    /* the user freed it while still pending */
+    uint8_t mode;                     /* send mode (enum mica_send_mode) */
+    uint8_t state;                    /* protocol state, owned by pt2pt */
+    atomic_int done;                  /* set last, with release, when complete */
+    MPI_Status status;                /* valid once done */
+
+    /* The operation. */
+    void *buf;
+    MPI_Count count;
+    mica_type_t *type;
+    int peer;                         /* rank in comm: destination, or source (maybe ANY) */
+    int tag;
+    mica_comm_t *comm;
+    uint32_t context;
+    MPI_Count bytes;                  /* send: message size; recv: buffer capacity */
+    MPI_Count moved;                  /* bytes moved so far by a pipelined transfer */
+    MPI_Count total;                  /* bytes the pipelined transfer will move */
+    uint64_t remote;                  /* the peer's request, for the rendezvous */
+    void *bsend_buf;                  /* MPI_Bsend: the packed copy in the attached buffer */
+    void *scratch;                    /* freed with the request (MPI_Sendrecv_replace's copy) */
+    struct mica_request *next, *prev; /* in whichever queue holds it */
+    struct mica_request *parent;      /* a part of a compound request (MPI_Isendrecv) */
+    int pending;                      /* a compound request: parts not yet complete */
+
+    /* Generalized requests. */
+    MPI_Grequest_query_function *query_fn;
+    MPI_Grequest_free_function *free_fn;
+    MPI_Grequest_cancel_function *cancel_fn;
+    void *extra_state;
+};
+
+mica_request_t *mica_request_new(enum mica_req_kind kind);
+/* Mark complete (the status is filled); the last store, so waiters may free it right after. */
+static inline void mica_request_complete(mica_request_t *r)
+{
+    atomic_store_explicit(&r->done, 1, memory_order_release);
+}
+static inline int mica_request_done(mica_request_t *r)
+{
+    return atomic_load_explicit(&r->done, memory_order_acquire);
+}
+/* Give the request back, or keep it if it is persistent. */
+void mica_request_release(mica_request_t *r);
+
+#endif

@@ -1,0 +1,453 @@
+/* Completion: wait, test and their all/any/some forms, request status, cancel, free,
+ * persistent start, generalized requests. */
+#include <stdlib.h>
+
+#include "core/errors.h"
+#include "core/progress.h"
+#include "core/request.h"
+#include "core_api.h"
+#include "pt2pt/engine.h"
+
+static const MPI_Status empty_status = {.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG};
+
+static void set_status(MPI_Status *status, const MPI_Status *s)
+{
+    if (status != MPI_STATUS_IGNORE)
+        *status = *s;
+}
+
+/* An inactive request: the null handle, or a persistent request not started. */
+static int inactive(mica_request_t *r)
+{
+    return !r || (r->persistent && !r->active);
+}
+
+/* A generalized request's status comes from the user's query function. */
+static int grequest_finish(mica_request_t *r)
+{
+    int rc = r->query_fn(r->extra_state, &r->status);
+    if (rc == MPI_SUCCESS)
+        rc = r->free_fn(r->extra_state);
+    return rc;
+}
+
+/* The request is complete: give its status, release it (or deactivate a persistent one) and
+ * set the handle accordingly. Returns the request's error. */
+static int retire(MPI_Request *handle, mica_request_t *r, MPI_Status *status, mica_errobj_t **eo)
+{
+    int rc = r->kind == MICA_REQ_GREQ ? grequest_finish(r) : MPI_SUCCESS;
+    set_status(status, &r->status);
+    if (rc == MPI_SUCCESS)
+        rc = r->status.MPI_ERROR;
+    if (rc != MPI_SUCCESS && !*eo && r->comm)  /* raised on the request's communicator */
+        *eo = &r->comm->eo;
+    if (r->persistent) {
+        r->active = 0;
+    } else {
+        mica_request_release(r);
+        *handle = MPI_REQUEST_NULL;
+    }
+    return rc;
+}
+
+static mica_request_t *get(MPI_Request h)
+{
+    return h == MPI_REQUEST_NULL ? NULL : mica_request_lookup(h);
+}
+
+static int bad_request(int i, MPI_Request h)
+{
+    return mica_error(MPI_ERR_REQUEST, "array_of_requests[%d]=%p is not a valid request", i, (void *)h);
+}
+
+int mica_wait(MPI_Request *request, MPI_Status *status, mica_errobj_t **eo)
+{
+    mica_request_t *r = get(*request);
+    if (inactive(r)) {
+        set_status(status, &empty_status);
+        return MPI_SUCCESS;
+    }
+    mica_lock();
+    MICA_WAIT_UNTIL(mica_request_done(r));
+    int rc = retire(request, r, status, eo);
+    mica_unlock();
+    return rc;
+}
+
+int mica_test(MPI_Request *request, int *flag, MPI_Status *status, mica_errobj_t **eo)
+{
+    mica_request_t *r = get(*request);
+    if (inactive(r)) {
+        *flag = 1;
+        set_status(status, &empty_status);
+        return MPI_SUCCESS;
+    }
+    mica_lock();
+    if (!mica_request_done(r))
+        mica_progress();
+    int rc = MPI_SUCCESS;
+    *flag = mica_request_done(r);
+    if (*flag)
+        rc = retire(request, r, status, eo);
+    mica_unlock();
+    return rc;
+}
+
+/* Validate an array of requests; NULL entries in `out` stand for inactive requests. */
+static int lookup_all(int count, const MPI_Request reqs[], mica_request_t **out)
+{
+    for (int i = 0; i < count; i++) {
+        mica_request_t *r = get(reqs[i]);
+        if (!r && reqs[i] != MPI_REQUEST_NULL)
+            return bad_request(i, reqs[i]);
+        out[i] = inactive(r) ? NULL : r;
+    }
+    return MPI_SUCCESS;
+}
+
+#define WITH_REQUESTS(count, reqs, rs)                                                       \
+    mica_request_t *stack_[16], **rs = (count) <= 16 ? stack_ : malloc((count) * sizeof *rs); \
+    if (!rs)                                                                                 \
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d requests", (count));             \
+    int rc_ = lookup_all((count), (reqs), rs);                                               \
+    if (rc_ != MPI_SUCCESS)                                                                  \
+        goto done_;
+
+#define END_REQUESTS(rs)                                                                     \
+    done_:                                                                                   \
+    if (rs != stack_)                                                                        \
+        free(rs);                                                                            \
+    return rc_;
+
+/* Complete every request in `rs` that is done, as the all-forms report it. */
+static int retire_all(int count, MPI_Request reqs[], mica_request_t **rs, MPI_Status statuses[],
+                      mica_errobj_t **eo)
+{
+    int errors = 0;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        int e = rs[i] ? retire(&reqs[i], rs[i], s, eo) : (set_status(s, &empty_status), MPI_SUCCESS);
+        if (s != MPI_STATUS_IGNORE)
+            s->MPI_ERROR = e;
+        errors |= e != MPI_SUCCESS;
+    }
+    return errors ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+static int all_done(int count, mica_request_t **rs)
+{
+    for (int i = 0; i < count; i++)
+        if (rs[i] && !mica_request_done(rs[i]))
+            return 0;
+    return 1;
+}
+
+int mica_waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[], mica_errobj_t **eo)
+{
+    WITH_REQUESTS(count, array_of_requests, rs)
+    mica_lock();
+    MICA_WAIT_UNTIL(all_done(count, rs));
+    rc_ = retire_all(count, array_of_requests, rs, array_of_statuses, eo);
+    mica_unlock();
+    END_REQUESTS(rs)
+}
+
+int mica_testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[], mica_errobj_t **eo)
+{
+    WITH_REQUESTS(count, array_of_requests, rs)
+    mica_lock();
+    if (!all_done(count, rs))
+        mica_progress();
+    *flag = all_done(count, rs);
+    if (*flag)
+        rc_ = retire_all(count, array_of_requests, rs, array_of_statuses, eo);
+    mica_unlock();
+    END_REQUESTS(rs)
+}
+
+static int first_done(int count, mica_request_t **rs, int *active)
+{
+    *active = 0;
+    for (int i = 0; i < count; i++) {
+        if (!rs[i])
+            continue;
+        *active = 1;
+        if (mica_request_done(rs[i]))
+            return i;
+    }
+    return -1;
+}
+
+int mica_waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status, mica_errobj_t **eo)
+{
+    WITH_REQUESTS(count, array_of_requests, rs)
+    int i, active;
+    mica_lock();
+    MICA_WAIT_UNTIL((i = first_done(count, rs, &active)) >= 0 || !active);
+    if (i < 0) {
+        *indx = MPI_UNDEFINED;
+        set_status(status, &empty_status);
+    } else {
+        *indx = i;
+        rc_ = retire(&array_of_requests[i], rs[i], status, eo);
+    }
+    mica_unlock();
+    END_REQUESTS(rs)
+}
+
+int mica_testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status, mica_errobj_t **eo)
+{
+    WITH_REQUESTS(count, array_of_requests, rs)
+    int active;
+    mica_lock();
+    int i = first_done(count, rs, &active);
+    if (i < 0 && active) {
+        mica_progress();
+        i = first_done(count, rs, &active);
+    }
+    *flag = i >= 0 || !active;
+    *indx = i >= 0 ? i : MPI_UNDEFINED;
+    if (i >= 0)
+        rc_ = retire(&array_of_requests[i], rs[i], status, eo);
+    else if (!active)
+        set_status(status, &empty_status);
+    mica_unlock();
+    END_REQUESTS(rs)
+}
+
+/* Complete all done requests, as the some-forms report them. */
+static int retire_some(int count, MPI_Request reqs[], mica_request_t **rs, int *outcount,
+                       int indices[], MPI_Status statuses[], mica_errobj_t **eo)
+{
+    int n = 0, active = 0, errors = 0;
+    for (int i = 0; i < count; i++) {
+        if (!rs[i])
+            continue;
+        active = 1;
+        if (!mica_request_done(rs[i]))
+            continue;
+        MPI_Status *s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
+        int e = retire(&reqs[i], rs[i], s, eo);
+        if (s != MPI_STATUS_IGNORE)
+            s->MPI_ERROR = e;
+        errors |= e != MPI_SUCCESS;
+        indices[n++] = i;
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
+    return errors ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+static int some_done(int count, mica_request_t **rs)
+{
+    int active;
+    return first_done(count, rs, &active) >= 0 || !active;
+}
+
+int mica_waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[], mica_errobj_t **eo)
+{
+    WITH_REQUESTS(incount, array_of_requests, rs)
+    mica_lock();
+    MICA_WAIT_UNTIL(some_done(incount, rs));
+    rc_ = retire_some(incount, array_of_requests, rs, outcount, array_of_indices, array_of_statuses, eo);
+    mica_unlock();
+    END_REQUESTS(rs)
+}
+
+int mica_testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[], mica_errobj_t **eo)
+{
+    WITH_REQUESTS(incount, array_of_requests, rs)
+    mica_lock();
+    if (!some_done(incount, rs))
+        mica_progress();
+    rc_ = retire_some(incount, array_of_requests, rs, outcount, array_of_indices, array_of_statuses, eo);
+    mica_unlock();
+    END_REQUESTS(rs)
+}
+
+int mica_request_get_status(mica_request_t *request, int *flag, MPI_Status *status, mica_errobj_t **eo)
+{
+    (void)eo;                         /* no request error to blame on a communicator */
+    mica_request_t *r = request;
+    if (inactive(r)) {
+        *flag = 1;
+        set_status(status, &empty_status);
+        return MPI_SUCCESS;
+    }
+    mica_lock();
+    if (!mica_request_done(r))
+        mica_progress();
+    *flag = mica_request_done(r);
+    if (*flag) {
+        if (r->kind == MICA_REQ_GREQ)
+            r->query_fn(r->extra_state, &r->status);
+        set_status(status, &r->status);
+    }
+    mica_unlock();
+    return MPI_SUCCESS;
+}
+
+int mica_request_free(MPI_Request *request, mica_errobj_t **eo)
+{
+    (void)eo;                         /* no request error to blame on a communicator */
+    mica_request_t *r = mica_request_lookup(*request);
+    mica_lock();
+    int rc = MPI_SUCCESS;
+    if (r->kind == MICA_REQ_GREQ && mica_request_done(r))
+        rc = r->free_fn(r->extra_state);
+    if (mica_request_done(r) || (r->persistent && !r->active))
+        mica_request_release(r);
+    else
+        r->freed = 1;                 /* released by the engine when it completes */
+    *request = MPI_REQUEST_NULL;
+    mica_unlock();
+    return rc;
+}
+
+int mica_cancel(MPI_Request *request, mica_errobj_t **eo)
+{
+    (void)eo;                         /* no request error to blame on a communicator */
+    mica_request_t *r = mica_request_lookup(*request);
+    mica_lock();
+    if (r->kind == MICA_REQ_RECV)
+        mica_pt2pt_cancel_recv(r);
+    else if (r->kind == MICA_REQ_GREQ)
+        r->cancel_fn(r->extra_state, mica_request_done(r));
+    /* A send already on its way is not cancelled: the standard lets the cancel fail. */
+    mica_unlock();
+    return MPI_SUCCESS;
+}
+
+int mica_test_cancelled(const MPI_Status *status, int *flag)
+{
+    *flag = status->MPI_internal[MICA_STATUS_CANCELLED] != 0;
+    return MPI_SUCCESS;
+}
+
+int mica_grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request)
+{
+    if (!query_fn || !free_fn || !cancel_fn)
+        return mica_error(MPI_ERR_ARG, "%s is NULL", !query_fn ? "query_fn" : !free_fn ? "free_fn" : "cancel_fn");
+    mica_lock();
+    mica_request_t *r = mica_request_new(MICA_REQ_GREQ);
+    mica_unlock();
+    if (!r)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
+    r->query_fn = query_fn;
+    r->free_fn = free_fn;
+    r->cancel_fn = cancel_fn;
+    r->extra_state = extra_state;
+    r->status = empty_status;
+    *request = (MPI_Request)r->obj.handle;
+    return MPI_SUCCESS;
+}
+
+int mica_grequest_complete(mica_request_t *request, mica_errobj_t **eo)
+{
+    (void)eo;                         /* no request error to blame on a communicator */
+    if (request->kind != MICA_REQ_GREQ)
+        return mica_error(MPI_ERR_REQUEST, "request is not a generalized request");
+    mica_request_complete(request);
+    return MPI_SUCCESS;
+}
+
+/* --- for the library's own use (pt2pt.h) ------------------------------------------------ */
+
+int mica_request_wait(mica_request_t *r, MPI_Status *status)
+{
+    MICA_WAIT_UNTIL(mica_request_done(r));
+    set_status(status, &r->status);
+    int rc = r->status.MPI_ERROR;
+    mica_request_release(r);
+    return rc;
+}
+
+int mica_request_waitall(int n, mica_request_t **reqs)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < n; i++)
+        if (reqs[i]) {
+            int e = mica_request_wait(reqs[i], NULL);
+            if (rc == MPI_SUCCESS)
+                rc = e;
+        }
+    return rc;
+}
+
+/* --- MPI_Request_get_status_{any,all,some}: test without completing ------------------------ */
+
+/* The status of a done request, as MPI_Request_get_status gives it (no release). */
+static void peek_status(mica_request_t *r, MPI_Status *status)
+{
+    if (r->kind == MICA_REQ_GREQ)
+        r->query_fn(r->extra_state, &r->status);
+    set_status(status, &r->status);
+}
+
+int mica_request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx,
+                                int *flag, MPI_Status *status, mica_errobj_t **eo)
+{
+    (void)eo;                         /* no request error to blame on a communicator */
+    WITH_REQUESTS(count, array_of_requests, rs)
+    int active;
+    mica_lock();
+    int i = first_done(count, rs, &active);
+    if (i < 0 && active) {
+        mica_progress();
+        i = first_done(count, rs, &active);
+    }
+    *flag = i >= 0 || !active;
+    *indx = i >= 0 ? i : MPI_UNDEFINED;
+    if (i >= 0)
+        peek_status(rs[i], status);
+    else if (!active)
+        set_status(status, &empty_status);
+    mica_unlock();
+    END_REQUESTS(rs)
+}
+
+int mica_request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[], mica_errobj_t **eo)
+{
+    (void)eo;                         /* no request error to blame on a communicator */
+    WITH_REQUESTS(count, array_of_requests, rs)
+    mica_lock();
+    if (!all_done(count, rs))
+        mica_progress();
+    *flag = all_done(count, rs);
+    for (int i = 0; *flag && array_of_statuses != MPI_STATUSES_IGNORE && i < count; i++) {
+        if (rs[i])
+            peek_status(rs[i], &array_of_statuses[i]);
+        else
+            array_of_statuses[i] = empty_status;
+    }
+    mica_unlock();
+    END_REQUESTS(rs)
+}
+
+int mica_request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[], mica_errobj_t **eo)
+{
+    (void)eo;                         /* no request error to blame on a communicator */
+    WITH_REQUESTS(incount, array_of_requests, rs)
+    mica_lock();
+    if (!some_done(incount, rs))
+        mica_progress();
+    int n = 0, active = 0;
+    for (int i = 0; i < incount; i++) {
+        if (!rs[i])
+            continue;
+        active = 1;
+        if (!mica_request_done(rs[i]))
+            continue;
+        if (array_of_statuses != MPI_STATUSES_IGNORE)
+            peek_status(rs[i], &array_of_statuses[n]);
+        array_of_indices[n++] = i;
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
+    mica_unlock();
+    END_REQUESTS(rs)
+}

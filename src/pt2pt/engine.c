@@ -1,0 +1,469 @@
+/* The point-to-point engine: matching (posted receives and unexpected messages, MPI's
+ * non-overtaking order), the eager and rendezvous protocols of proto.h, and the queues of
+ * packets waiting for room in a ring. Every function here runs under the big lock. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/request.h"
+#include "pt2pt/engine.h"
+#include "pt2pt/proto.h"
+#include "transport/shm.h"
+
+/* Request states. */
+enum { ST_NEW, ST_QUEUED, ST_WAIT_CTS, ST_WAIT_ACK, ST_STREAM, ST_POSTED, ST_RECEIVING };
+
+/* A message that arrived before its receive was posted. */
+typedef struct umsg {
+    struct umsg *next;
+    uint32_t context;
+    int src, tag, world;              /* comm rank, tag, and the sender's world rank */
+    int sync, rts;
+    uint64_t size, sreq;
+    char data[];                      /* an eager message's payload */
+} umsg_t;
+
+/* A control packet (CTS, ACK) waiting for room in its ring. */
+typedef struct ctl {
+    struct ctl *next;
+    mica_pkt_t pkt;
+} ctl_t;
+
+typedef struct peer {
+    mica_request_t *head, *tail;      /* sends not fully handed to the ring yet, in order */
+    ctl_t *ctl_head, *ctl_tail;
+} peer_t;
+
+static struct {
+    int rank, size;
+    peer_t *peers;
+    int busy;                         /* peers with something queued */
+    mica_request_t *posted_head, *posted_tail;
+    umsg_t *unexp_head, **unexp_tail;
+    size_t eager_limit, chunk;
+} pt;
+
+static size_t env_size(const char *name, size_t dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtoull(v, NULL, 10) : dflt;
+}
+
+int mica_pt2pt_init(int rank, int size)
+{
+    pt.rank = rank;
+    pt.size = size;
+    pt.peers = calloc(size, sizeof *pt.peers);
+    pt.unexp_tail = &pt.unexp_head;
+    size_t max = mica_shm_max_payload();
+    pt.eager_limit = env_size("MICA_EAGER_LIMIT", 16384);
+    pt.chunk = env_size("MICA_CHUNK", 32768);
+    if (pt.eager_limit > max)
+        pt.eager_limit = max;
+    if (pt.chunk > max)
+        pt.chunk = max;
+    return pt.peers ? 0 : -1;
+}
+
+void mica_pt2pt_finalize(void)
+{
+    while (pt.unexp_head) {
+        umsg_t *u = pt.unexp_head;
+        pt.unexp_head = u->next;
+        free(u);
+    }
+    free(pt.peers);
+    memset(&pt, 0, sizeof pt);
+}
+
+/* --- completion ----------------------------------------------------------------------- */
+
+static void finish(mica_request_t *r)
+{
+    mica_request_t *parent = r->parent;
+    if (parent) {                     /* a part of a compound request: the receive has the status */
+        if (r->kind == MICA_REQ_RECV)
+            parent->status = r->status;
+        else if (r->status.MPI_ERROR != MPI_SUCCESS && parent->status.MPI_ERROR == MPI_SUCCESS)
+            parent->status.MPI_ERROR = r->status.MPI_ERROR;
+        mica_request_release(r);
+        if (--parent->pending == 0)
+            finish(parent);
+        return;
+    }
+    if (r->freed)
+        mica_request_release(r);
+    else
+        mica_request_complete(r);
+}
+
+static void finish_send(mica_request_t *r)
+{
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    if (r->bsend_buf)
+        mica_bsend_release(r);
+    finish(r);
+}
+
+static void finish_recv(mica_request_t *r, int src, int tag, MPI_Count size, MPI_Count got)
+{
+    r->status.MPI_SOURCE = src;
+    r->status.MPI_TAG = tag;
+    r->status.MPI_ERROR = got < size
+        ? mica_error(MPI_ERR_TRUNCATE, "a message of %lld bytes from rank %d (tag %d) does not fit "
+                     "in the receive buffer of %lld bytes", (long long)size, src, tag, (long long)r->bytes)
+        : MPI_SUCCESS;
+    mica_status_set_count(&r->status, got);
+    finish(r);
+}
+
+/* --- sending ---------------------------------------------------------------------------- */
+
+/* Bytes [pos, pos + len) of what r sends: a buffered send sends its packed copy. */
+static void pack_out(mica_request_t *r, MPI_Count pos, void *dst, size_t len)
+{
+    if (r->bsend_buf)
+        memcpy(dst, (char *)r->bsend_buf + pos, len);
+    else
+        mica_type_pack(r->buf, r->count, r->type, pos, dst, (MPI_Count)len);
+}
+
+static void queue(peer_t *p, mica_request_t *r)
+{
+    if (!p->head && !p->ctl_head)
+        pt.busy++;
+    r->next = NULL;
+    if (p->tail)
+        p->tail->next = r;
+    else
+        p->head = r;
+    p->tail = r;
+}
+
+static void ctl_send(int world, int type, uint64_t sreq, uint64_t rreq, uint64_t size)
+{
+    peer_t *p = &pt.peers[world];
+    mica_pkt_t *pkt = p->ctl_head ? NULL : mica_shm_reserve(world, 0);
+    ctl_t *c = NULL;
+    if (!pkt) {                       /* the ring is full: keep it for the next flush */
+        if (!(c = calloc(1, sizeof *c)))
+            abort();                  /* out of memory in the progress engine: nothing is safe */
+        pkt = &c->pkt;
+    }
+    pkt->type = (uint16_t)type;
+    pkt->sreq = sreq;
+    pkt->rreq = rreq;
+    pkt->size = size;
+    pkt->len = 0;
+    if (!c) {
+        mica_shm_send(world, pkt);
+        return;
+    }
+    if (!p->head && !p->ctl_head)
+        pt.busy++;
+    if (p->ctl_tail)
+        p->ctl_tail->next = c;
+    else
+        p->ctl_head = c;
+    p->ctl_tail = c;
+}
+
+/* Hand what fits of request r (at the head of its peer's queue) to the ring: 1 when all is. */
+static int push(mica_request_t *r, int world)
+{
+    if (r->state == ST_STREAM) {
+        while (r->moved < r->total) {
+            size_t n = r->total - r->moved < (MPI_Count)pt.chunk ? (size_t)(r->total - r->moved) : pt.chunk;
+            mica_pkt_t *pkt = mica_shm_reserve(world, n);
+            if (!pkt)
+                return 0;
+            pkt->type = MICA_PKT_DATA;
+            pkt->rreq = r->remote;
+            pkt->offset = (uint64_t)r->moved;
+            pack_out(r, r->moved, mica_pkt_payload(pkt), n);
+            mica_shm_send(world, pkt);
+            r->moved += n;
+        }
+        finish_send(r);
+        return 1;
+    }
+    int eager = r->bytes <= (MPI_Count)pt.eager_limit;
+    mica_pkt_t *pkt = mica_shm_reserve(world, eager ? (size_t)r->bytes : 0);
+    if (!pkt)
+        return 0;
+    pkt->type = eager ? MICA_PKT_EAGER : MICA_PKT_RTS;
+    pkt->flags = r->mode == MICA_SEND_SYNC ? MICA_PKT_SYNC : 0;
+    pkt->context = r->context;
+    pkt->src = r->comm->rank;
+    pkt->tag = r->tag;
+    pkt->size = (uint64_t)r->bytes;
+    pkt->sreq = (uint64_t)(uintptr_t)r;
+    if (eager && r->bytes)
+        pack_out(r, 0, mica_pkt_payload(pkt), (size_t)r->bytes);
+    mica_shm_send(world, pkt);
+    if (!eager)
+        r->state = ST_WAIT_CTS;
+    else if (r->mode == MICA_SEND_SYNC)
+        r->state = ST_WAIT_ACK;
+    else
+        finish_send(r);
+    return 1;
+}
+
+static void flush(int world)
+{
+    peer_t *p = &pt.peers[world];
+    while (p->ctl_head) {
+        mica_pkt_t *pkt = mica_shm_reserve(world, 0);
+        if (!pkt)
+            return;
+        ctl_t *c = p->ctl_head;
+        memcpy((char *)pkt + sizeof pkt->slots, (char *)&c->pkt + sizeof pkt->slots,
+               sizeof *pkt - sizeof pkt->slots);
+        mica_shm_send(world, pkt);
+        p->ctl_head = c->next;
+        if (!p->ctl_head)
+            p->ctl_tail = NULL;
+        free(c);
+    }
+    while (p->head) {
+        mica_request_t *r = p->head, *next = r->next;
+        if (!push(r, world))
+            return;
+        p->head = next;
+        if (!p->head)
+            p->tail = NULL;
+    }
+    pt.busy--;
+}
+
+void mica_pt2pt_start_send(mica_request_t *r)
+{
+    int world = mica_comm_world_rank(r->comm, r->peer);
+    peer_t *p = &pt.peers[world];
+    r->state = ST_QUEUED;
+    if (!p->head && !p->ctl_head && push(r, world))
+        return;
+    queue(p, r);
+}
+
+/* --- receiving -------------------------------------------------------------------------- */
+
+static int matches(const mica_request_t *r, uint32_t context, int src, int tag)
+{
+    return r->context == context && (r->peer == src || r->peer == MPI_ANY_SOURCE) &&
+           (r->tag == tag || r->tag == MPI_ANY_TAG);
+}
+
+/* A matched rendezvous: tell the sender how much to send. */
+static void accept_rts(mica_request_t *r, int world, int src, int tag, uint64_t size, uint64_t sreq)
+{
+    r->total = (MPI_Count)size < r->bytes ? (MPI_Count)size : r->bytes;
+    r->moved = 0;
+    r->status.MPI_SOURCE = src;
+    r->status.MPI_TAG = tag;
+    r->remote = size;                 /* a receive keeps the message's full size here */
+    r->state = ST_RECEIVING;
+    ctl_send(world, MICA_PKT_CTS, sreq, (uint64_t)(uintptr_t)r, (uint64_t)r->total);
+    if (!r->total)
+        finish_recv(r, src, tag, (MPI_Count)size, 0);
+}
+
+static void deliver_eager(mica_request_t *r, int src, int tag, const void *data, uint64_t size)
+{
+    MPI_Count got = (MPI_Count)size < r->bytes ? (MPI_Count)size : r->bytes;
+    if (got)
+        mica_type_unpack(r->buf, r->count, r->type, 0, data, got);
+    finish_recv(r, src, tag, (MPI_Count)size, got);
+}
+
+static void unlink_posted(mica_request_t *r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        pt.posted_head = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    else
+        pt.posted_tail = r->prev;
+}
+
+static mica_request_t *match_posted(uint32_t context, int src, int tag)
+{
+    for (mica_request_t *r = pt.posted_head; r; r = r->next)
+        if (matches(r, context, src, tag)) {
+            unlink_posted(r);
+            return r;
+        }
+    return NULL;
+}
+
+static void handle(int world, mica_pkt_t *pkt)
+{
+    switch (pkt->type) {
+    case MICA_PKT_EAGER:
+    case MICA_PKT_RTS: {
+        mica_request_t *r = match_posted(pkt->context, pkt->src, pkt->tag);
+        if (r && pkt->type == MICA_PKT_RTS) {
+            accept_rts(r, world, pkt->src, pkt->tag, pkt->size, pkt->sreq);
+            return;
+        }
+        if (r) {
+            deliver_eager(r, pkt->src, pkt->tag, mica_pkt_payload(pkt), pkt->size);
+        } else {
+            size_t keep = pkt->type == MICA_PKT_EAGER ? pkt->size : 0;
+            umsg_t *u = malloc(sizeof *u + keep);
+            if (!u)
+                abort();
+            *u = (umsg_t){.context = pkt->context, .src = pkt->src, .tag = pkt->tag, .world = world,
+                          .sync = pkt->flags & MICA_PKT_SYNC, .rts = pkt->type == MICA_PKT_RTS,
+                          .size = pkt->size, .sreq = pkt->sreq};
+            memcpy(u->data, mica_pkt_payload(pkt), keep);
+            *pt.unexp_tail = u;
+            pt.unexp_tail = &u->next;
+            return;
+        }
+        if (pkt->flags & MICA_PKT_SYNC)
+            ctl_send(world, MICA_PKT_ACK, pkt->sreq, 0, 0);
+        return;
+    }
+    case MICA_PKT_CTS: {
+        mica_request_t *r = (mica_request_t *)(uintptr_t)pkt->sreq;
+        r->total = (MPI_Count)pkt->size;
+        r->remote = pkt->rreq;
+        r->moved = 0;
+        r->state = ST_STREAM;
+        if (!r->total)
+            finish_send(r);
+        else if (!pt.peers[world].head && !pt.peers[world].ctl_head && push(r, world))
+            return;
+        else
+            queue(&pt.peers[world], r);
+        return;
+    }
+    case MICA_PKT_DATA: {
+        mica_request_t *r = (mica_request_t *)(uintptr_t)pkt->rreq;
+        mica_type_unpack(r->buf, r->count, r->type, (MPI_Count)pkt->offset, mica_pkt_payload(pkt),
+                         (MPI_Count)pkt->len);
+        r->moved += (MPI_Count)pkt->len;
+        if (r->moved == r->total)
+            finish_recv(r, r->status.MPI_SOURCE, r->status.MPI_TAG, (MPI_Count)r->remote, r->total);
+        return;
+    }
+    case MICA_PKT_ACK:
+        finish_send((mica_request_t *)(uintptr_t)pkt->sreq);
+        return;
+    }
+}
+
+/* Take a matching unexpected message off the queue (for a receive, or a matched probe). */
+static umsg_t *take_unexpected(uint32_t context, int src, int tag, int remove)
+{
+    for (umsg_t **pu = &pt.unexp_head; *pu; pu = &(*pu)->next) {
+        umsg_t *u = *pu;
+        if (u->context == context && (src == MPI_ANY_SOURCE || src == u->src) &&
+            (tag == MPI_ANY_TAG || tag == u->tag)) {
+            if (remove) {
+                *pu = u->next;
+                if (pt.unexp_tail == &u->next)
+                    pt.unexp_tail = pu;
+            }
+            return u;
+        }
+    }
+    return NULL;
+}
+
+static void receive_unexpected(mica_request_t *r, umsg_t *u)
+{
+    if (u->rts) {
+        accept_rts(r, u->world, u->src, u->tag, u->size, u->sreq);
+    } else {
+        if (u->sync)
+            ctl_send(u->world, MICA_PKT_ACK, u->sreq, 0, 0);
+        deliver_eager(r, u->src, u->tag, u->data, u->size);
+    }
+    free(u);
+}
+
+void mica_pt2pt_start_recv(mica_request_t *r)
+{
+    umsg_t *u = take_unexpected(r->context, r->peer, r->tag, 1);
+    if (u) {
+        receive_unexpected(r, u);
+        return;
+    }
+    r->state = ST_POSTED;
+    r->next = NULL;
+    r->prev = pt.posted_tail;
+    if (pt.posted_tail)
+        pt.posted_tail->next = r;
+    else
+        pt.posted_head = r;
+    pt.posted_tail = r;
+}
+
+int mica_pt2pt_cancel_recv(mica_request_t *r)
+{
+    if (r->state != ST_POSTED || mica_request_done(r))
+        return 0;
+    unlink_posted(r);
+    r->status.MPI_internal[MICA_STATUS_CANCELLED] = 1;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    r->state = ST_NEW;
+    finish(r);
+    return 1;
+}
+
+int mica_pt2pt_probe(uint32_t context, int src, int tag, MPI_Status *status)
+{
+    umsg_t *u = take_unexpected(context, src, tag, 0);
+    if (u && status) {
+        status->MPI_SOURCE = u->src;
+        status->MPI_TAG = u->tag;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->MPI_internal[MICA_STATUS_CANCELLED] = 0;
+        mica_status_set_count(status, (MPI_Count)u->size);
+    }
+    return u != NULL;
+}
+
+void *mica_pt2pt_mprobe(uint32_t context, int src, int tag, MPI_Status *status)
+{
+    if (!mica_pt2pt_probe(context, src, tag, status))
+        return NULL;
+    return take_unexpected(context, src, tag, 1);
+}
+
+void mica_pt2pt_mrecv(mica_request_t *r, void *msg)
+{
+    receive_unexpected(r, msg);
+}
+
+/* --- progress --------------------------------------------------------------------------- */
+
+int mica_pt2pt_flushed(void)
+{
+    return !pt.busy;
+}
+
+int mica_pt2pt_poll(void)
+{
+    int moved = 0;
+    for (int src = 0; src < pt.size; src++) {
+        mica_pkt_t *pkt;
+        for (int n = 0; n < 16 && (pkt = mica_shm_peek(src)); n++) {
+            handle(src, pkt);
+            mica_shm_consume(src, pkt);
+            moved = 1;
+        }
+    }
+    if (pt.busy)
+        for (int w = 0; w < pt.size; w++)
+            if (pt.peers[w].head || pt.peers[w].ctl_head) {
+                flush(w);
+                moved = 1;
+            }
+    return moved;
+}

@@ -1,0 +1,31 @@
+/* The point-to-point engine (engine.c), below the MPI-facing functions. Under the big lock. */
+#ifndef MICA_ENGINE_H
+#define MICA_ENGINE_H
+
+#include "core/request.h"
+#include "pt2pt/pt2pt.h"
+
+int mica_pt2pt_init(int rank, int size);
+void mica_pt2pt_finalize(void);
+int mica_pt2pt_poll(void);
+/* Has every packet been handed to its ring? */
+int mica_pt2pt_flushed(void);
+
+/* Start a filled-in send or receive request (buf, count, type, peer, tag, comm, context,
+ * bytes, mode). Completion sets the request done. */
+void mica_pt2pt_start_send(mica_request_t *r);
+void mica_pt2pt_start_recv(mica_request_t *r);
+/* Cancel a receive not yet matched: 1 if cancelled. */
+int mica_pt2pt_cancel_recv(mica_request_t *r);
+
+/* Is a matching message waiting? Fills *status (may be NULL) like a receive would. */
+int mica_pt2pt_probe(uint32_t context, int src, int tag, MPI_Status *status);
+/* The same, but the message is taken: only mica_pt2pt_mrecv can receive it. */
+void *mica_pt2pt_mprobe(uint32_t context, int src, int tag, MPI_Status *status);
+void mica_pt2pt_mrecv(mica_request_t *r, void *msg);
+
+/* MPI_Bsend's copy is given back to the attached buffer when its send completes. */
+void mica_bsend_release(mica_request_t *r);
+int mica_bsend_copy(mica_request_t *r);
+
+#endif

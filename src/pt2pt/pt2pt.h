@@ -1,0 +1,35 @@
+/* Point-to-point inside the library: what the MPI point-to-point functions and the collectives
+ * are built on. Collectives talk on their communicator's collective context, so their messages
+ * never match the user's. */
+#ifndef MICA_PT2PT_H
+#define MICA_PT2PT_H
+
+#include "core/comm.h"
+#include "core/datatype.h"
+
+enum mica_context { MICA_CTX_PT2PT = 0, MICA_CTX_COLL = 1 };
+enum mica_send_mode { MICA_SEND_STANDARD, MICA_SEND_SYNC, MICA_SEND_READY, MICA_SEND_BUFFERED };
+
+/* Start a send or a receive; *req is an internal request to complete with mica_request_wait. */
+int mica_pt2pt_isend(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
+                     mica_comm_t *comm, enum mica_context ctx, enum mica_send_mode mode,
+                     mica_request_t **req);
+int mica_pt2pt_irecv(void *buf, MPI_Count count, mica_type_t *type, int source, int tag,
+                     mica_comm_t *comm, enum mica_context ctx, mica_request_t **req);
+
+/* Wait for an internal request, fill *status (may be NULL), free the request; returns the
+ * request's error code. */
+int mica_request_wait(mica_request_t *req, MPI_Status *status);
+/* The same for n requests (NULL entries are skipped); returns the first error. */
+int mica_request_waitall(int n, mica_request_t **reqs);
+
+/* Blocking helpers for collectives, on the collective context. */
+int mica_coll_send(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
+                   mica_comm_t *comm);
+int mica_coll_recv(void *buf, MPI_Count count, mica_type_t *type, int source, int tag,
+                   mica_comm_t *comm);
+int mica_coll_sendrecv(const void *sbuf, MPI_Count scount, mica_type_t *stype, int dest,
+                       void *rbuf, MPI_Count rcount, mica_type_t *rtype, int source, int tag,
+                       mica_comm_t *comm);
+
+#endif

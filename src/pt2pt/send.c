@@ -1,0 +1,186 @@
+/* Sending: the four modes, blocking, nonblocking and persistent. */
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/progress.h"
+#include "core_api.h"
+#include "pt2pt/engine.h"
+
+static void fill(mica_request_t *r, const void *buf, MPI_Count count, mica_type_t *type, int peer,
+                 int tag, mica_comm_t *comm, enum mica_context ctx)
+{
+    r->buf = (void *)buf;
+    r->count = count;
+    r->type = type;
+    r->peer = peer;
+    r->tag = tag;
+    r->comm = comm;
+    r->context = comm->context + ctx;
+    r->bytes = count * type->size;
+}
+
+int mica_check_type(const mica_type_t *type)
+{
+    return mica_type_ready(type) ? MPI_SUCCESS
+        : mica_error(MPI_ERR_TYPE, "datatype is not committed: call MPI_Type_commit first");
+}
+
+/* A request that completes at once: a send to, or a receive from, MPI_PROC_NULL. */
+void mica_request_proc_null(mica_request_t *r)
+{
+    r->status = (MPI_Status){.MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG};
+    mica_request_complete(r);
+}
+
+/* Start a send described by r; a buffered send first copies the data into the attached buffer. */
+static int start_send(mica_request_t *r)
+{
+    if (r->peer == MPI_PROC_NULL) {
+        mica_request_proc_null(r);
+        return MPI_SUCCESS;
+    }
+    if (r->mode == MICA_SEND_BUFFERED) {
+        int rc = mica_bsend_copy(r);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    mica_pt2pt_start_send(r);
+    return MPI_SUCCESS;
+}
+
+int mica_pt2pt_isend(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
+                     mica_comm_t *comm, enum mica_context ctx, enum mica_send_mode mode,
+                     mica_request_t **req)
+{
+    mica_request_t *r = mica_request_new(MICA_REQ_SEND);
+    if (!r)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
+    fill(r, buf, count, type, dest, tag, comm, ctx);
+    mica_type_retain(type);
+    r->mode = (uint8_t)mode;
+    int rc = start_send(r);
+    if (rc != MPI_SUCCESS) {
+        mica_request_release(r);
+        return rc;
+    }
+    *req = r;
+    return MPI_SUCCESS;
+}
+
+static int send_blocking(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
+                         mica_comm_t *comm, enum mica_send_mode mode)
+{
+    int rc = mica_check_type(type);
+    if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+        return rc;
+    mica_request_t r;                 /* never seen by the user: it can live on the stack */
+    memset(&r, 0, sizeof r);
+    r.kind = MICA_REQ_SEND;
+    r.mode = (uint8_t)mode;
+    fill(&r, buf, count, type, dest, tag, comm, MICA_CTX_PT2PT);
+    mica_lock();
+    rc = start_send(&r);
+    if (rc == MPI_SUCCESS) {
+        MICA_WAIT_UNTIL(mica_request_done(&r));
+        rc = r.status.MPI_ERROR;
+    }
+    mica_unlock();
+    return rc;
+}
+
+static int send_nonblocking(const void *buf, MPI_Count count, mica_type_t *type, int dest,
+                            int tag, mica_comm_t *comm, enum mica_send_mode mode, MPI_Request *request)
+{
+    int rc = mica_check_type(type);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_request_t *r;
+    mica_lock();
+    rc = mica_pt2pt_isend(buf, count, type, dest, tag, comm, MICA_CTX_PT2PT, mode, &r);
+    mica_unlock();
+    if (rc == MPI_SUCCESS)
+        *request = (MPI_Request)r->obj.handle;
+    return rc;
+}
+
+static int send_init(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
+                     mica_comm_t *comm, enum mica_send_mode mode, MPI_Request *request)
+{
+    int rc = mica_check_type(type);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_lock();
+    mica_request_t *r = mica_request_new(MICA_REQ_SEND);
+    mica_unlock();
+    if (!r)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
+    fill(r, buf, count, type, dest, tag, comm, MICA_CTX_PT2PT);
+    mica_type_retain(type);
+    r->mode = (uint8_t)mode;
+    r->persistent = 1;
+    *request = (MPI_Request)r->obj.handle;
+    return MPI_SUCCESS;
+}
+
+#define SEND_MODE(name, mode)                                                                 \
+    int mica_##name##_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest,     \
+                        int tag, mica_comm_t *comm)                                            \
+    {                                                                                         \
+        return send_blocking(buf, count, datatype, dest, tag, comm, mode);                    \
+    }                                                                                         \
+    int mica_i##name##_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest,    \
+                         int tag, mica_comm_t *comm, MPI_Request *request)                     \
+    {                                                                                         \
+        return send_nonblocking(buf, count, datatype, dest, tag, comm, mode, request);        \
+    }                                                                                         \
+    int mica_##name##_init_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest,\
+                             int tag, mica_comm_t *comm, MPI_Request *request)                 \
+    {                                                                                         \
+        return send_init(buf, count, datatype, dest, tag, comm, mode, request);               \
+    }
+SEND_MODE(send, MICA_SEND_STANDARD)
+SEND_MODE(ssend, MICA_SEND_SYNC)
+SEND_MODE(rsend, MICA_SEND_READY)
+SEND_MODE(bsend, MICA_SEND_BUFFERED)
+
+/* --- persistent requests ------------------------------------------------------------------ */
+
+static int start(mica_request_t *r, mica_errobj_t **eo)
+{
+    *eo = r->comm ? &r->comm->eo : NULL;
+    if (!r->persistent)
+        return mica_error(MPI_ERR_REQUEST, "request is not a persistent request");
+    if (r->active)
+        return mica_error(MPI_ERR_REQUEST, "request is already active");
+    r->active = 1;
+    atomic_store_explicit(&r->done, 0, memory_order_relaxed);
+    memset(&r->status, 0, sizeof r->status);
+    if (r->kind == MICA_REQ_RECV) {
+        if (r->peer == MPI_PROC_NULL)
+            mica_request_proc_null(r);
+        else
+            mica_pt2pt_start_recv(r);
+        return MPI_SUCCESS;
+    }
+    return start_send(r);
+}
+
+int mica_start(MPI_Request *request, mica_errobj_t **eo)
+{
+    mica_lock();
+    int rc = start(mica_request_lookup(*request), eo);
+    mica_unlock();
+    return rc;
+}
+
+int mica_startall(int count, MPI_Request array_of_requests[], mica_errobj_t **eo)
+{
+    int rc = MPI_SUCCESS;
+    mica_lock();
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
+        mica_request_t *r = mica_request_lookup(array_of_requests[i]);
+        rc = r ? start(r, eo) : mica_error(MPI_ERR_REQUEST, "array_of_requests[%d] is not a valid request", i);
+    }
+    mica_unlock();
+    return rc;
+}

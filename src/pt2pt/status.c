@@ -1,0 +1,68 @@
+/* What a status tells: counts and elements, and setting its fields (for generalized requests). */
+#include "core/datatype.h"
+#include "core/request.h"
+#include "core_api.h"
+
+int mica_get_count_c(const MPI_Status *status, mica_type_t *datatype, MPI_Count *count)
+{
+    MPI_Count bytes = mica_status_count(status);
+    if (datatype->size == 0)
+        *count = 0;
+    else
+        *count = bytes % datatype->size ? MPI_UNDEFINED : bytes / datatype->size;
+    return MPI_SUCCESS;
+}
+
+int mica_get_elements_c(const MPI_Status *status, mica_type_t *datatype, MPI_Count *count)
+{
+    *count = mica_type_elements(datatype, mica_status_count(status));
+    return MPI_SUCCESS;
+}
+
+int mica_status_set_elements_c(MPI_Status *status, mica_type_t *datatype, MPI_Count count)
+{
+    mica_status_set_count(status, mica_type_element_bytes(datatype, count));
+    return MPI_SUCCESS;
+}
+
+int mica_status_set_cancelled(MPI_Status *status, int flag)
+{
+    status->MPI_internal[MICA_STATUS_CANCELLED] = flag != 0;
+    return MPI_SUCCESS;
+}
+
+#define FIELD(name, field)                                                                  \
+    int mica_status_get_##name(const MPI_Status *status, int *name)                         \
+    {                                                                                       \
+        *name = status->field;                                                              \
+        return MPI_SUCCESS;                                                                 \
+    }                                                                                       \
+    int mica_status_set_##name(MPI_Status *status, int name)                                \
+    {                                                                                       \
+        status->field = name;                                                               \
+        return MPI_SUCCESS;                                                                 \
+    }
+FIELD(source, MPI_SOURCE)
+FIELD(tag, MPI_TAG)
+FIELD(error, MPI_ERROR)
+
+/* The int forms say MPI_UNDEFINED when the count does not fit. */
+static int narrow(MPI_Count c, int *count)
+{
+    *count = c > 0x7fffffff ? MPI_UNDEFINED : (int)c;
+    return MPI_SUCCESS;
+}
+
+int mica_get_count(const MPI_Status *status, mica_type_t *datatype, int *count)
+{
+    MPI_Count c = 0;
+    int rc = mica_get_count_c(status, datatype, &c);
+    return rc == MPI_SUCCESS ? narrow(c, count) : rc;
+}
+
+int mica_get_elements(const MPI_Status *status, mica_type_t *datatype, int *count)
+{
+    MPI_Count c = 0;
+    int rc = mica_get_elements_c(status, datatype, &c);
+    return rc == MPI_SUCCESS ? narrow(c, count) : rc;
+}

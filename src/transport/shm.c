@@ -1,0 +1,181 @@
+/* Shared-memory transport (see shm.h). Each rank creates one segment holding the rings that
+ * bring packets to it, one per sender; once every rank has mapped every segment they are
+ * unlinked, so a crashed job leaves nothing in /dev/shm. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "transport/shm.h"
+
+/* A ring: the consumer's head and the producer's tail on their own cache lines, then slots. */
+typedef struct ring {
+    _Alignas(64) _Atomic uint64_t head;   /* slots consumed, published by the consumer */
+    _Alignas(64) uint64_t tail_unused;    /* keeps the slots off the head's cache line */
+    _Alignas(64) char slots[];
+} ring_t;
+
+static struct {
+    int rank, size;
+    size_t ring_bytes, nslots;
+    char *mine;                       /* my segment: the rings from each sender */
+    char **seg;                       /* every rank's segment, mapped */
+    size_t seg_bytes;
+    /* Producer side, per destination: my position in its ring and the head I last saw. */
+    struct out { uint64_t tail, head_seen; } *out;
+    /* Consumer side, per source. */
+    uint64_t *head;
+} shm;
+
+static ring_t *ring_at(char *seg, int src)
+{
+    return (ring_t *)(seg + (size_t)src * (sizeof(ring_t) + shm.ring_bytes));
+}
+
+static void segment_name(char *buf, size_t len, const char *jobid, int rank)
+{
+    snprintf(buf, len, "/mica-%s-%d", jobid, rank);
+}
+
+static size_t ring_size(int nranks)
+{
+    const char *env = getenv("MICA_SHM_RING_KB");
+    size_t kb = env ? strtoul(env, NULL, 10) : nranks <= 8 ? 256 : nranks <= 32 ? 128 : 64;
+    if (kb < 16)
+        kb = 16;
+    return kb * 1024;
+}
+
+int mica_shm_init(const mica_boot_t *boot)
+{
+    shm.rank = boot->rank;
+    shm.size = boot->size;
+    shm.ring_bytes = ring_size(boot->size);
+    shm.nslots = shm.ring_bytes / MICA_SHM_SLOT;
+    shm.seg_bytes = (size_t)boot->size * (sizeof(ring_t) + shm.ring_bytes);
+    shm.seg = calloc(boot->size, sizeof *shm.seg);
+    shm.out = calloc(boot->size, sizeof *shm.out);
+    shm.head = calloc(boot->size, sizeof *shm.head);
+    if (!shm.seg || !shm.out || !shm.head)
+        return -1;
+    if (boot->size == 1) {            /* a singleton needs no shared memory */
+        shm.mine = mmap(NULL, shm.seg_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        shm.seg[0] = shm.mine;
+        return shm.mine == MAP_FAILED ? -1 : 0;
+    }
+    char name[128];
+    segment_name(name, sizeof name, boot->jobid, boot->rank);
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        perror("mica: shm_open");
+        return -1;
+    }
+    if (ftruncate(fd, (off_t)shm.seg_bytes)) {
+        perror("mica: ftruncate of the shared-memory segment");
+        close(fd);
+        return -1;
+    }
+    shm.mine = mmap(NULL, shm.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (shm.mine == MAP_FAILED)
+        return -1;
+    shm.seg[boot->rank] = shm.mine;
+    if (mica_boot_fence())
+        return -1;
+    for (int r = 0; r < boot->size; r++) {
+        if (r == boot->rank)
+            continue;
+        segment_name(name, sizeof name, boot->jobid, r);
+        fd = shm_open(name, O_RDWR, 0);
+        if (fd < 0) {
+            fprintf(stderr, "mica: rank %d: cannot open rank %d's segment %s\n", boot->rank, r, name);
+            return -1;
+        }
+        shm.seg[r] = mmap(NULL, shm.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (shm.seg[r] == MAP_FAILED)
+            return -1;
+    }
+    /* Everyone has mapped everything: the names are no longer needed. */
+    if (mica_boot_fence())
+        return -1;
+    segment_name(name, sizeof name, boot->jobid, boot->rank);
+    shm_unlink(name);
+    return 0;
+}
+
+void mica_shm_finalize(void)
+{
+    for (int r = 0; r < shm.size; r++)
+        if (shm.seg && shm.seg[r] && shm.seg[r] != MAP_FAILED)
+            munmap(shm.seg[r], shm.seg_bytes);
+    free(shm.seg);
+    free(shm.out);
+    free(shm.head);
+    memset(&shm, 0, sizeof shm);
+}
+
+size_t mica_shm_max_payload(void)
+{
+    return shm.ring_bytes / 4 - MICA_PKT_HEADER;
+}
+
+mica_pkt_t *mica_shm_reserve(int dest, size_t payload)
+{
+    struct out *o = &shm.out[dest];
+    size_t n = (MICA_PKT_HEADER + payload + MICA_SHM_SLOT - 1) / MICA_SHM_SLOT;
+    size_t at = o->tail % shm.nslots;
+    size_t skip = at + n > shm.nslots ? shm.nslots - at : 0;   /* packets never wrap */
+    ring_t *ring = ring_at(shm.seg[dest], shm.rank);
+    if (o->tail + skip + n - o->head_seen > shm.nslots) {
+        o->head_seen = atomic_load_explicit(&ring->head, memory_order_acquire);
+        if (o->tail + skip + n - o->head_seen > shm.nslots)
+            return NULL;
+    }
+    if (skip) {                       /* a padding packet to the end of the ring */
+        mica_pkt_t *pad = (mica_pkt_t *)(ring->slots + at * MICA_SHM_SLOT);
+        pad->type = 0;
+        atomic_store_explicit(&pad->slots, (uint32_t)skip, memory_order_release);
+        o->tail += skip;
+        at = 0;
+    }
+    mica_pkt_t *p = (mica_pkt_t *)(ring->slots + at * MICA_SHM_SLOT);
+    p->len = payload;
+    return p;
+}
+
+void mica_shm_send(int dest, mica_pkt_t *pkt)
+{
+    size_t n = (MICA_PKT_HEADER + pkt->len + MICA_SHM_SLOT - 1) / MICA_SHM_SLOT;
+    shm.out[dest].tail += n;
+    atomic_store_explicit(&pkt->slots, (uint32_t)n, memory_order_release);
+}
+
+mica_pkt_t *mica_shm_peek(int src)
+{
+    ring_t *ring = ring_at(shm.mine, src);
+    for (;;) {
+        mica_pkt_t *p = (mica_pkt_t *)(ring->slots + (shm.head[src] % shm.nslots) * MICA_SHM_SLOT);
+        uint32_t n = atomic_load_explicit(&p->slots, memory_order_acquire);
+        if (!n)
+            return NULL;
+        if (p->type)
+            return p;
+        mica_shm_consume(src, p);      /* padding */
+    }
+}
+
+void mica_shm_consume(int src, mica_pkt_t *pkt)
+{
+    ring_t *ring = ring_at(shm.mine, src);
+    uint32_t n = atomic_load_explicit(&pkt->slots, memory_order_relaxed);
+    /* Clear the ready word of every slot the packet covered: a later packet may start there. */
+    for (uint32_t i = 0; i < n; i++)
+        atomic_store_explicit(&((mica_pkt_t *)((char *)pkt + i * MICA_SHM_SLOT))->slots, 0,
+                              memory_order_relaxed);
+    shm.head[src] += n;
+    atomic_store_explicit(&ring->head, shm.head[src], memory_order_release);
+}

@@ -1,0 +1,19 @@
+/* Assertions for the MPI test programs: a failed check prints where and what, the program
+ * goes on so one run shows every failure, and main returns CHECK_RESULT(). */
+#ifndef MICA_TEST_CHECK_H
+#define MICA_TEST_CHECK_H
+#include <stdio.h>
+
+static int check_failures;
+#define CHECK(cond)                                                                           \
+    do {                                                                                      \
+        if (!(cond)) {                                                                        \
+            int r_ = -1;                                                                      \
+            MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                               \
+            check_failures++;                                                                 \
+            printf("rank %d: FAILED %s:%d: %s\n", r_, __FILE__, __LINE__, #cond);             \
+            fflush(stdout);                                                                   \
+        }                                                                                     \
+    } while (0)
+#define CHECK_RESULT() (check_failures != 0)
+#endif
