@@ -89,9 +89,9 @@ check:
 clean:
 	rm -rf build install
 
-# The demo: an MPI program under a profiling library loaded with LD_PRELOAD.
+# The demo: an MPI program on 4 ranks under a profiling library loaded with LD_PRELOAD.
 demo: install
 	@mkdir -p build/demo
 	$(PREFIX)/bin/mpicc -o build/demo/hello examples/hello.c
 	$(PREFIX)/bin/mpicc -shared -fPIC -o build/demo/libcountcalls.so examples/countcalls.c
-	LD_PRELOAD=$(CURDIR)/build/demo/libcountcalls.so build/demo/hello
+	LD_PRELOAD=$(CURDIR)/build/demo/libcountcalls.so $(PREFIX)/bin/mpiexec -n 4 build/demo/hello

@@ -62,11 +62,35 @@ def core_prototype(f, mode):
 
 
 def error_object(f):
+    """The parameter whose object's error handler raises the function's errors: a handle, or a
+    handle passed by reference (MPI_Comm_free)."""
     for t in ERROR_OBJECTS:
         for p in f.params:
             if p.handle == t:
                 return p
+    for t in ERROR_OBJECTS:
+        for p in f.params:
+            if p.base == t and p.pointer and not p.array and p.dir == 'inout':
+                return p
     return None
+
+
+def insignificant(f, p):
+    """' && C condition' under which the standard says handle p is ignored, so not checked (the
+    core gets NULL then): a collective's send type with MPI_IN_PLACE as sendbuf (its receive
+    type with MPI_IN_PLACE as recvbuf), the receive type of a gather and the send type of a
+    scatter at processes other than the root."""
+    names = {q.name for q in f.params}
+    conds = []
+    if p.handle == 'MPI_Datatype':
+        buf = {'sendtype': 'sendbuf', 'recvtype': 'recvbuf'}.get(p.name)
+        if buf in names:
+            conds.append('%s != MPI_IN_PLACE' % buf)
+        if 'root' in names and 'comm' in names and (
+                (p.name == 'recvtype' and 'Gather' in f.name) or
+                (p.name == 'sendtype' and 'Scatter' in f.name)):
+            conds.append('comm_->rank == root')
+    return ''.join(' && ' + c for c in conds)
 
 
 def checks(f, eo):
@@ -85,6 +109,7 @@ def checks(f, eo):
         cond = '!%s_' % p.name
         if p.handle in NULL_OK or (f.name, p.name) in NULL_OK_IN:
             cond += ' && %s != %s' % (p.name, null)
+        cond += insignificant(f, p)
         out.append('    if (MICA_UNLIKELY(%s))\n' % cond)
         out.append(fail % 'mica_bad_handle(MICA_%s, %s, "%s")' % (kind.upper(), p.name, p.name))
         if p is eo:
@@ -102,6 +127,8 @@ def checks(f, eo):
                 cond += ' && *%s != %s' % (p.name, null)
             out.append('    if (MICA_UNLIKELY(%s))\n' % cond)
             out.append(fail % 'mica_bad_handle(MICA_%s, *%s, "*%s")' % (kind.upper(), p.name, p.name))
+            if p is eo:
+                out.append('    eo_ = mica_errobj_of_%s(*%s);\n' % (kind, p.name))
             continue
         status_in = p.kind == 'STATUS' and p.dir in ('in', 'inout')
         if (p.dir in ('out', 'inout') and p.kind not in NULLABLE_KINDS or status_in) \
@@ -168,7 +195,11 @@ def body(f, mode):
     else:
         assert f.ret == 'int', '%s returns %s: it must be implemented' % (f.name, f.ret)
         eo = error_object(f)
-        obj = 'mica_errobj_of_%s(%s)' % (api.HANDLES[eo.handle][0], eo.name) if eo else 'NULL'
+        obj = 'NULL'
+        if eo and eo.pointer:
+            obj = '%s ? mica_errobj_of_%s(*%s) : NULL' % (eo.name, api.HANDLES[eo.base][0], eo.name)
+        elif eo:
+            obj = 'mica_errobj_of_%s(%s)' % (api.HANDLES[eo.handle][0], eo.name)
         out.append('    return mica_raise(%s, mica_error(MPI_ERR_UNSUPPORTED_OPERATION, '
                    '"not implemented yet"), "%s");\n' % (obj, f.name))
     return out

@@ -237,6 +237,31 @@ static void flush(int world)
     pt.busy--;
 }
 
+int mica_pt2pt_send_now(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
+                        mica_comm_t *comm, uint32_t context)
+{
+    MPI_Count bytes = count * type->size;
+    int world = mica_comm_world_rank(comm, dest);
+    peer_t *p = &pt.peers[world];
+    if (bytes > (MPI_Count)pt.eager_limit || p->head || p->ctl_head)
+        return 0;
+    mica_pkt_t *pkt = mica_shm_reserve(world, (size_t)bytes);
+    if (!pkt)
+        return 0;
+    pkt->type = MICA_PKT_EAGER;
+    pkt->flags = 0;
+    pkt->context = context;
+    pkt->src = comm->rank;
+    pkt->tag = tag;
+    pkt->size = (uint64_t)bytes;
+    if (type->contiguous)
+        memcpy(mica_pkt_payload(pkt), (const char *)buf + type->true_lb, (size_t)bytes);
+    else
+        mica_type_pack(buf, count, type, 0, mica_pkt_payload(pkt), bytes);
+    mica_shm_send(world, pkt);
+    return 1;
+}
+
 void mica_pt2pt_start_send(mica_request_t *r)
 {
     int world = mica_comm_world_rank(r->comm, r->peer);

@@ -14,6 +14,10 @@ int mica_pt2pt_flushed(void);
 /* Start a filled-in send or receive request (buf, count, type, peer, tag, comm, context,
  * bytes, mode). Completion sets the request done. */
 void mica_pt2pt_start_send(mica_request_t *r);
+/* The fast path of a blocking standard send: hand a small message to the ring at once, with no
+ * request; 0 when it cannot be (too large, the ring is full, or earlier sends are queued). */
+int mica_pt2pt_send_now(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
+                        mica_comm_t *comm, uint32_t context);
 void mica_pt2pt_start_recv(mica_request_t *r);
 /* Cancel a receive not yet matched: 1 if cancelled. */
 int mica_pt2pt_cancel_recv(mica_request_t *r);

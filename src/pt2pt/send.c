@@ -73,12 +73,14 @@ static int send_blocking(const void *buf, MPI_Count count, mica_type_t *type, in
     int rc = mica_check_type(type);
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
-    mica_request_t r;                 /* never seen by the user: it can live on the stack */
-    memset(&r, 0, sizeof r);
-    r.kind = MICA_REQ_SEND;
-    r.mode = (uint8_t)mode;
-    fill(&r, buf, count, type, dest, tag, comm, MICA_CTX_PT2PT);
     mica_lock();
+    if ((mode == MICA_SEND_STANDARD || mode == MICA_SEND_READY) &&
+        mica_pt2pt_send_now(buf, count, type, dest, tag, comm, comm->context + MICA_CTX_PT2PT)) {
+        mica_unlock();
+        return MPI_SUCCESS;
+    }
+    mica_request_t r = {.kind = MICA_REQ_SEND, .mode = (uint8_t)mode};  /* never seen by the user */
+    fill(&r, buf, count, type, dest, tag, comm, MICA_CTX_PT2PT);
     rc = start_send(&r);
     if (rc == MPI_SUCCESS) {
         MICA_WAIT_UNTIL(mica_request_done(&r));
