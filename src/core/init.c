@@ -39,6 +39,8 @@ int mica_init_thread(int *argc, char ***argv, int required, int *provided)
     if (mica_boot_init(&boot) || mica_shm_init(&boot) || mica_pt2pt_init(boot.rank, boot.size))
         return mica_raise(NULL, mica_error(MPI_ERR_OTHER, "the job could not start: see the "
                           "messages above"), fn);
+    if (boot.size > sysconf(_SC_NPROCESSORS_ONLN))
+        mica_spin_polls = 0;
     mica_comm_world.rank = boot.rank;
     mica_comm_world.size = mica_comm_world.remote_size = boot.size;
     self_world[0] = boot.rank;

@@ -13,12 +13,17 @@ int mica_progress(void)
     return mica_phase == MICA_ACTIVE ? mica_pt2pt_poll() : 0;
 }
 
-/* Spin briefly (a message is often microseconds away), then give the core away on every idle
- * poll: with more ranks than cores, the rank we wait for may need this very core to run. */
+/* How many idle polls spin before yielding: a message is often a fraction of a microsecond
+ * away when every rank has a core of its own; with more ranks than cores, the rank we wait for
+ * may need this very core, so give it away at once. */
+unsigned mica_spin_polls = 64;
+
 void mica_progress_idle(unsigned idle)
 {
-    if (idle < 64) {
+    if (idle < mica_spin_polls) {
+#if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
+#endif
         return;
     }
     mica_unlock();

@@ -11,6 +11,7 @@
 int mica_progress(void);
 
 /* Idle backoff for a waiting loop: call with the count of consecutive idle polls. */
+extern unsigned mica_spin_polls;      /* set at init: 0 when ranks outnumber cores */
 void mica_progress_idle(unsigned idle);
 
 /* With MPI_THREAD_MULTIPLE, one lock serialises the library's state (a coarse lock first). */

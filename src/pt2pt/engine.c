@@ -210,13 +210,15 @@ static int push(mica_request_t *r, int world)
     return 1;
 }
 
-static void flush(int world)
+/* Hand what fits of the queued packets for `world` to its ring; 1 if anything moved. */
+static int flush(int world)
 {
     peer_t *p = &pt.peers[world];
+    int moved = 0;
     while (p->ctl_head) {
         mica_pkt_t *pkt = mica_shm_reserve(world, 0);
         if (!pkt)
-            return;
+            return moved;
         ctl_t *c = p->ctl_head;
         memcpy((char *)pkt + sizeof pkt->slots, (char *)&c->pkt + sizeof pkt->slots,
                sizeof *pkt - sizeof pkt->slots);
@@ -225,16 +227,20 @@ static void flush(int world)
         if (!p->ctl_head)
             p->ctl_tail = NULL;
         free(c);
+        moved = 1;
     }
     while (p->head) {
         mica_request_t *r = p->head, *next = r->next;
+        MPI_Count before = r->moved;
         if (!push(r, world))
-            return;
+            return moved || r->moved != before;
         p->head = next;
         if (!p->head)
             p->tail = NULL;
+        moved = 1;
     }
     pt.busy--;
+    return 1;
 }
 
 int mica_pt2pt_send_now(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
@@ -486,9 +492,7 @@ int mica_pt2pt_poll(void)
     }
     if (pt.busy)
         for (int w = 0; w < pt.size; w++)
-            if (pt.peers[w].head || pt.peers[w].ctl_head) {
-                flush(w);
-                moved = 1;
-            }
+            if (pt.peers[w].head || pt.peers[w].ctl_head)
+                moved |= flush(w);
     return moved;
 }
