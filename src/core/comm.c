@@ -378,6 +378,7 @@ int mica_comm_free(MPI_Comm *comm)
         return mica_error(MPI_ERR_COMM, "%s cannot be freed",
                           c == &mica_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
     free(c->world);
+    free(c->bsend);
     mica_errhandler_release(c->eo.errhandler);
     mica_obj_free(c);
     *comm = MPI_COMM_NULL;

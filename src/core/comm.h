@@ -10,6 +10,7 @@ struct mica_comm {
     int remote_size;                  /* == size for intracommunicators */
     int *world;                       /* world rank of each rank (NULL: the identity) */
     uint32_t context;                 /* point-to-point context id; context + 1 for collectives */
+    struct mica_bsend_buffer *bsend;  /* MPI_Comm_attach_buffer's, or NULL */
     char name[MPI_MAX_OBJECT_NAME];
 };
 

@@ -80,6 +80,22 @@ int main(int argc, char **argv)
     CHECK(MPI_Buffer_detach(&back, &back_size) == MPI_SUCCESS && back == space && back_size == bytes);
     MPI_Error_class(MPI_Bsend(data, 1, MPI_INT, partner == MPI_PROC_NULL ? 0 : partner, 8, MPI_COMM_WORLD), &cls);
     CHECK(cls == MPI_ERR_BUFFER);
+    /* A buffer attached to a communicator serves buffered sends on it only. */
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    CHECK(MPI_Comm_attach_buffer(dup, space, bytes) == MPI_SUCCESS);
+    if (rank % 2 == 0) {
+        CHECK(MPI_Bsend(data, 10, MPI_INT, partner, 9, dup) == MPI_SUCCESS);
+        MPI_Error_class(MPI_Bsend(data, 10, MPI_INT, partner, 9, MPI_COMM_WORLD), &cls);
+        CHECK(cls == MPI_ERR_BUFFER || partner == MPI_PROC_NULL);
+    } else {
+        MPI_Recv(data, 10, MPI_INT, partner, 9, dup, MPI_STATUS_IGNORE);
+    }
+    CHECK(MPI_Comm_flush_buffer(dup) == MPI_SUCCESS);
+    CHECK(MPI_Comm_detach_buffer(dup, &back, &back_size) == MPI_SUCCESS && back == space &&
+          back_size == bytes);
+    MPI_Comm_free(&dup);
     free(space);
     free(big);
     MPI_Finalize();
