@@ -8,7 +8,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../check.h"
 
 int main(int argc, char **argv)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 
 #define P 10007
 typedef struct { int a, b, c, d; } mat;

@@ -5,7 +5,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../check.h"
 
 static int rank, size;
 

@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../check.h"
 
 static int rank, size;
 static MPI_Comm parent[2];

@@ -3,7 +3,7 @@
  * non-overtaking order of many small messages. */
 #include <mpi.h>
 #include <stdlib.h>
-#include "check.h"
+#include "../check.h"
 
 int main(int argc, char **argv)
 {

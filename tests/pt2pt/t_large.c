@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
+#include "../check.h"
 
 static unsigned char pattern(size_t i, int seed) { return (unsigned char)(i * 131 + seed * 7 + (i >> 12)); }
 

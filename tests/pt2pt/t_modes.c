@@ -4,7 +4,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "check.h"
+#include "../check.h"
 
 int main(int argc, char **argv)
 {

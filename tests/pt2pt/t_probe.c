@@ -3,7 +3,7 @@
  * and a matched message cannot be stolen by another receive. */
 #include <mpi.h>
 #include <stdlib.h>
-#include "check.h"
+#include "../check.h"
 
 int main(int argc, char **argv)
 {

@@ -3,7 +3,7 @@
  * requests, and MPI_ERR_IN_STATUS. */
 #include <mpi.h>
 #include <stdlib.h>
-#include "check.h"
+#include "../check.h"
 
 static int query_calls, free_calls;
 static int query(void *extra, MPI_Status *s)

@@ -1,8 +1,8 @@
-/* Assertions for the collective and communicator tests: a failed check prints the rank, where
+/* Assertions for the MPI test programs (the t_*.c programs): a failed check prints the rank, where
  * and what; the program goes on so one run shows every failure, and main returns
  * CHECK_RESULT(). */
-#ifndef MICA_TEST_COLL_CHECK_H
-#define MICA_TEST_COLL_CHECK_H
+#ifndef MICA_TEST_CHECK_H
+#define MICA_TEST_CHECK_H
 #include <stdio.h>
 
 static int check_failures;
