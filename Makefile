@@ -24,7 +24,7 @@ BIND_OBJ := $(FUNCTIONS:%=$(B)/obj/bindings/%.o)
 PBIND_OBJ := $(FUNCTIONS:%=$(B)/obj/pbindings/%.o)
 GEN := $(B)/gen/.stamp
 
-MPIEXEC_SRC := $(wildcard src/mpiexec/*.c)
+MPIEXEC_SRC := $(wildcard src/mpiexec/*.c) src/runtime/pmi_wire.c
 MPIEXEC := $(B)/bin/mpiexec
 
 ifeq ($(NO_WEAK),1)

@@ -3,6 +3,7 @@
  * arrive, from the poll loop; only the barrier makes a rank wait, and it
  * completes when every rank of the job has entered it. */
 #include "mpiexec.h"
+#include "../runtime/pmi_wire.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,13 +20,7 @@
 #define MICA_KEYLEN_MAX 256
 #define MICA_VALLEN_MAX 4096
 #define MICA_REQ_MAX (MICA_VALLEN_MAX + MICA_KEYLEN_MAX + MICA_KVSNAME_MAX + 1024)
-#define MICA_MAXTOK 32
 
-typedef struct {
-    int n;
-    char *key[MICA_MAXTOK];
-    char *val[MICA_MAXTOK];
-} mica_req_t;
 
 mica_conn_t *mica_conn_new(mica_job_t *job, int fd, int rank)
 {
@@ -83,50 +78,6 @@ static void mica_send(mica_job_t *job, mica_conn_t *c, const char *fmt, ...)
     }
 }
 
-/* Tokenise a request line in place; backslash escapes in values are undone
- * (mica_boot_abort escapes the spaces of its message). */
-static void mica_parse(char *s, mica_req_t *r)
-{
-    r->n = 0;
-    while (*s && r->n < MICA_MAXTOK) {
-        while (*s == ' ' || *s == '\r' || *s == '\t')
-            s++;
-        if (!*s)
-            break;
-        char *tok = s;
-        while (*s && *s != ' ' && *s != '\t' && *s != '\r') {
-            if (*s == '\\' && s[1])
-                s++;
-            s++;
-        }
-        if (*s)
-            *s++ = '\0';
-        char *eq = strchr(tok, '=');
-        char *val = "";
-        if (eq) {
-            *eq = '\0';
-            val = eq + 1;
-            char *w = val;
-            for (char *p = val; *p; p++) {
-                if (*p == '\\' && p[1])
-                    p++;
-                *w++ = *p;
-            }
-            *w = '\0';
-        }
-        r->key[r->n] = tok;
-        r->val[r->n] = val;
-        r->n++;
-    }
-}
-
-static const char *mica_arg(const mica_req_t *r, const char *key)
-{
-    for (int i = 0; i < r->n; i++)
-        if (strcmp(r->key[i], key) == 0)
-            return r->val[i];
-    return NULL;
-}
 
 static void mica_barrier_check(mica_job_t *job)
 {
@@ -142,9 +93,9 @@ static void mica_barrier_check(mica_job_t *job)
 }
 
 /* cmd=initack pmiid=<id>: binds a TCP connection to its rank. */
-static void mica_initack(mica_job_t *job, mica_conn_t *c, const mica_req_t *r)
+static void mica_initack(mica_job_t *job, mica_conn_t *c, const mica_pmi_msg_t *r)
 {
-    const char *id = mica_arg(r, "pmiid");
+    const char *id = mica_pmi_find(r, "pmiid");
     int rank = id ? atoi(id) : -1;
     if (c->rank >= 0 || rank < 0 || rank >= job->n || job->ranks[rank].conn) {
         mica_send(job, c, "cmd=initack rc=-1\n");
@@ -171,9 +122,9 @@ static void mica_request(mica_job_t *job, mica_conn_t *c, char *line)
         c->in_mcmd = 1;
         return;
     }
-    mica_req_t r;
-    mica_parse(line, &r);
-    const char *cmd = mica_arg(&r, "cmd");
+    mica_pmi_msg_t r;
+    mica_pmi_parse(line, &r);
+    const char *cmd = mica_pmi_find(&r, "cmd");
     if (!cmd) {
         if (r.n == 0)
             return;  /* blank line */
@@ -191,7 +142,7 @@ static void mica_request(mica_job_t *job, mica_conn_t *c, char *line)
     mica_rank_t *rk = &job->ranks[c->rank];
 
     if (strcmp(cmd, "init") == 0) {
-        const char *v = mica_arg(&r, "pmi_version");
+        const char *v = mica_pmi_find(&r, "pmi_version");
         rk->inited = 1;
         /* Only version 1 is spoken; PMI-2 clients get a clean refusal.
          * pm=mica tells our client that we report its aborts. */
@@ -207,8 +158,8 @@ static void mica_request(mica_job_t *job, mica_conn_t *c, char *line)
     } else if (strcmp(cmd, "get_universe_size") == 0) {
         mica_send(job, c, "cmd=universe_size rc=0 size=%d\n", job->n);
     } else if (strcmp(cmd, "put") == 0) {
-        const char *kvs = mica_arg(&r, "kvsname"), *key = mica_arg(&r, "key");
-        const char *val = mica_arg(&r, "value");
+        const char *kvs = mica_pmi_find(&r, "kvsname"), *key = mica_pmi_find(&r, "key");
+        const char *val = mica_pmi_find(&r, "value");
         if (!kvs || strcmp(kvs, job->kvsname) != 0)
             mica_send(job, c, "cmd=put_result rc=-1 msg=unknown_kvsname\n");
         else if (!key || !*key || !val || strlen(key) >= MICA_KEYLEN_MAX ||
@@ -219,7 +170,7 @@ static void mica_request(mica_job_t *job, mica_conn_t *c, char *line)
         else
             mica_send(job, c, "cmd=put_result rc=0 msg=success\n");
     } else if (strcmp(cmd, "get") == 0) {
-        const char *kvs = mica_arg(&r, "kvsname"), *key = mica_arg(&r, "key");
+        const char *kvs = mica_pmi_find(&r, "kvsname"), *key = mica_pmi_find(&r, "key");
         const char *val = key ? mica_kvs_get(job->kvs, key) : NULL;
         if (!kvs || strcmp(kvs, job->kvsname) != 0)
             mica_send(job, c, "cmd=get_result rc=-1 msg=unknown_kvsname\n");
@@ -237,7 +188,7 @@ static void mica_request(mica_job_t *job, mica_conn_t *c, char *line)
         rk->finalized = 1;
         mica_send(job, c, "cmd=finalize_ack rc=0\n");
     } else if (strcmp(cmd, "abort") == 0) {
-        const char *code = mica_arg(&r, "exitcode"), *msg = mica_arg(&r, "message");
+        const char *code = mica_pmi_find(&r, "exitcode"), *msg = mica_pmi_find(&r, "message");
         int ec = code ? atoi(code) : 1;
         /* The job fails even if the code is 0: an abort is not a success. */
         int status = ec & 0xff ? ec & 0xff : 1;

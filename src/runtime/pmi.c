@@ -18,6 +18,7 @@
  * the initack line itself. Both forms are accepted.
  */
 #include "boot.h"
+#include "pmi_wire.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -31,7 +32,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MICA_PMI_MAXTOK 32
 
 typedef struct mica_local_kv {
     struct mica_local_kv *next;
@@ -50,12 +50,6 @@ static struct {
     size_t rlen, rcap;
     mica_local_kv_t *local;  /* singleton key-value table */
 } mica_pmi = { .fd = -1, .rank = 0 };
-
-typedef struct {
-    int n;
-    char *key[MICA_PMI_MAXTOK];
-    char *val[MICA_PMI_MAXTOK];
-} mica_pmi_msg_t;
 
 static void mica_pmi_err(const char *fmt, ...)
 {
@@ -158,51 +152,6 @@ static char *mica_pmi_readline(void)
         }
         mica_pmi.rlen += (size_t)k;
     }
-}
-
-/* Splits a line in place into key=value tokens. Backslash escapes in values
- * are undone, as MPICH's own parser does. */
-static void mica_pmi_parse(char *s, mica_pmi_msg_t *m)
-{
-    m->n = 0;
-    while (*s && m->n < MICA_PMI_MAXTOK) {
-        while (*s == ' ')
-            s++;
-        if (!*s)
-            break;
-        char *tok = s;
-        while (*s && *s != ' ') {
-            if (*s == '\\' && s[1])
-                s++;
-            s++;
-        }
-        if (*s)
-            *s++ = '\0';
-        char *eq = strchr(tok, '=');
-        char *val = "";
-        if (eq) {
-            *eq = '\0';
-            val = eq + 1;
-            char *w = val;
-            for (char *r = val; *r; r++) {
-                if (*r == '\\' && r[1])
-                    r++;
-                *w++ = *r;
-            }
-            *w = '\0';
-        }
-        m->key[m->n] = tok;
-        m->val[m->n] = val;
-        m->n++;
-    }
-}
-
-static const char *mica_pmi_find(const mica_pmi_msg_t *m, const char *key)
-{
-    for (int i = 0; i < m->n; i++)
-        if (strcmp(m->key[i], key) == 0)
-            return m->val[i];
-    return NULL;
 }
 
 /* Reads the response to the request just sent; it must be cmd=<expect>.

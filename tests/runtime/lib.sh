@@ -24,7 +24,7 @@ fail() {
 
 build() {
     $CC $CFLAGS -I"$ROOT/src/runtime" -o "$TMP/$1" "$ROOT/tests/runtime/$1.c" \
-        "$ROOT/src/runtime/pmi.c" || fail "cannot build $1"
+        "$ROOT/src/runtime/pmi.c" "$ROOT/src/runtime/pmi_wire.c" || fail "cannot build $1"
 }
 
 if [ -n "${MICA_MPIEXEC:-}" ]; then
