@@ -178,6 +178,22 @@ static int first_done(int count, mica_request_t **rs, int *active)
     return -1;
 }
 
+/* The first done request, polling once if none is, as the any-forms report it (*flag, *indx,
+ * and the empty status when no request is active): its index, or -1. */
+static int poll_any(int count, mica_request_t **rs, int *indx, int *flag, MPI_Status *status)
+{
+    int active, i = first_done(count, rs, &active);
+    if (i < 0 && active) {
+        mica_progress();
+        i = first_done(count, rs, &active);
+    }
+    *flag = i >= 0 || !active;
+    *indx = i >= 0 ? i : MPI_UNDEFINED;
+    if (!active)
+        set_status(status, &empty_status);
+    return i;
+}
+
 int mica_waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status, mica_errobj_t **eo)
 {
     WITH_REQUESTS(count, array_of_requests, rs)
@@ -198,19 +214,10 @@ int mica_waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Stat
 int mica_testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status, mica_errobj_t **eo)
 {
     WITH_REQUESTS(count, array_of_requests, rs)
-    int active;
     mica_lock();
-    int i = first_done(count, rs, &active);
-    if (i < 0 && active) {
-        mica_progress();
-        i = first_done(count, rs, &active);
-    }
-    *flag = i >= 0 || !active;
-    *indx = i >= 0 ? i : MPI_UNDEFINED;
+    int i = poll_any(count, rs, indx, flag, status);
     if (i >= 0)
         rc_ = retire(&array_of_requests[i], rs[i], status, eo);
-    else if (!active)
-        set_status(status, &empty_status);
     mica_unlock();
     END_REQUESTS(rs)
 }
@@ -392,19 +399,10 @@ int mica_request_get_status_any(int count, const MPI_Request array_of_requests[]
 {
     (void)eo;                         /* no request error to blame on a communicator */
     WITH_REQUESTS(count, array_of_requests, rs)
-    int active;
     mica_lock();
-    int i = first_done(count, rs, &active);
-    if (i < 0 && active) {
-        mica_progress();
-        i = first_done(count, rs, &active);
-    }
-    *flag = i >= 0 || !active;
-    *indx = i >= 0 ? i : MPI_UNDEFINED;
+    int i = poll_any(count, rs, indx, flag, status);
     if (i >= 0)
         peek_status(rs[i], status);
-    else if (!active)
-        set_status(status, &empty_status);
     mica_unlock();
     END_REQUESTS(rs)
 }
