@@ -13,6 +13,16 @@
 
 static int rank, size;
 
+/* Iterations that take about `seconds` at the rate `per_iter` seconds each, the same on every
+ * rank (a slow case, like a barrier that sleeps, must not take minutes). */
+static int iterations(double per_iter, double seconds, int most)
+{
+    int n = per_iter > 0 ? (int)(seconds / per_iter) : most;
+    n = n < 5 ? 5 : n > most ? most : n;
+    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return n;
+}
+
 static double best_of(int reps, double (*run)(void *), void *arg)
 {
     double best = 1e30;
@@ -117,14 +127,16 @@ int main(int argc, char **argv)
         }
         free(buf);
     } else if (!strcmp(what, "barrier")) {
-        int iters = 2000;
+        int iters = 5;
+        iters = iterations(barrier(&iters), 0.2, 2000);
         double v = best_of(5, barrier, &iters);
         if (rank == 0)
             printf("barrier_%dranks %.3f us\n", size, v * 1e6);
     } else if (!strcmp(what, "allreduce")) {
         int counts[] = {1, 1 << 20};
         for (int k = 0; k < 2; k++) {
-            struct ar x = {calloc(counts[k], 8), calloc(counts[k], 8), counts[k], k ? 10 : 5000};
+            struct ar x = {calloc(counts[k], 8), calloc(counts[k], 8), counts[k], 3};
+            x.iters = iterations(allreduce(&x), 0.2, k ? 10 : 5000);
             double v = best_of(5, allreduce, &x);
             if (rank == 0)
                 printf("allreduce_%dB_%dranks %.3f us\n", counts[k] * 8, size, v * 1e6);

@@ -46,7 +46,7 @@ def build(mpis, tmp):
     exes = {}
     for name, cc, _ in mpis:
         exe = os.path.join(tmp, 'mpibench-' + name)
-        subprocess.check_call([cc, '-O2', '-o', exe, os.path.join(ROOT, 'bench', 'mpibench.c')])
+        subprocess.check_call([cc, '-O2', '-w', '-o', exe, os.path.join(ROOT, 'bench', 'mpibench.c')])
         exes[name] = exe
     return exes
 

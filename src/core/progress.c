@@ -13,10 +13,11 @@ int mica_progress(void)
     return mica_phase == MICA_ACTIVE ? mica_pt2pt_poll() : 0;
 }
 
-/* How many idle polls spin before yielding: a message is often a fraction of a microsecond
- * away when every rank has a core of its own; with more ranks than cores, the rank we wait for
- * may need this very core, so give it away at once. */
-unsigned mica_spin_polls = 64;
+/* How many idle polls spin before yielding: when every rank has a core of its own, a message
+ * is usually a fraction of a microsecond away and a yield would hand the core to whatever else
+ * runs on the machine; with more ranks than cores, the rank we wait for may need this very
+ * core, so give it away at once. */
+unsigned mica_spin_polls = 1u << 16;
 
 void mica_progress_idle(unsigned idle)
 {
@@ -27,7 +28,7 @@ void mica_progress_idle(unsigned idle)
         return;
     }
     mica_unlock();
-    if (idle < 100000) {
+    if (idle - mica_spin_polls < 100000) {
         sched_yield();
     } else {                          /* a long wait: stop burning a core */
         struct timespec ts = {0, 50000};
