@@ -1,0 +1,55 @@
+# mica-prof, the PMPI profiler (docs/PROFILER.md), built for Mica by `make` and installed as
+# $(PREFIX)/lib/libmicaprof.so, $(PREFIX)/lib/libmicaprof.a and $(PREFIX)/bin/mica-prof.
+# For MPICH or Open MPI: tools/prof/build.sh MPICC DIR (the mica-prof launcher does it on demand),
+# or `make prof-all` (into $(PREFIX)/lib/mica-prof/{mpich,openmpi}).
+PROF_B := $(B)/prof
+PROF_GEN := $(PROF_B)/gen/.stamp
+PROF_GEN_SRC := $(PROF_B)/gen/mp_names.c $(PROF_B)/gen/mp_fwrappers.c \
+                $(foreach k,0 1 2 3,$(PROF_B)/gen/mp_wrappers_$(k).c)
+PROF_OBJ := $(PROF_B)/obj/prof.o $(PROF_B)/obj/report.o \
+            $(patsubst $(PROF_B)/gen/%.c,$(PROF_B)/obj/%.o,$(PROF_GEN_SRC))
+PROF_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) $(CFLAGS) \
+               -I$(B)/gen/include -Itools/prof -I$(PROF_B)/gen
+PROF_HDR := tools/prof/prof.h tools/prof/internal.h
+
+.PHONY: prof-install prof-all
+
+# The wrappers: from the functions mpi.h declares, with the API table's parameter kinds.
+$(PROF_GEN): $(GEN) tools/prof/gen_wrappers.py gen/api.py api/functions.tsv
+	@mkdir -p $(@D)
+	@echo '#include <mpi.h>' > $(@D)/h.c
+	@$(CC) -E -I$(B)/gen/include $(@D)/h.c > $(@D)/mpi.i
+	@$(CC) -E -dM -I$(B)/gen/include $(@D)/h.c > $(@D)/mpi.dM
+	$(PYTHON) tools/prof/gen_wrappers.py $(@D)/mpi.i $(@D)/mpi.dM $(@D) --chunks 4 >/dev/null
+	@touch $@
+$(PROF_GEN_SRC): $(PROF_GEN)
+
+$(PROF_B)/obj/%.o: tools/prof/%.c $(PROF_HDR) $(PROF_GEN)
+	@mkdir -p $(@D)
+	$(CC) $(PROF_CFLAGS) -c $< -o $@
+$(PROF_B)/obj/%.o: $(PROF_B)/gen/%.c $(PROF_HDR) $(PROF_GEN)
+	@mkdir -p $(@D)
+	$(CC) $(PROF_CFLAGS) -c $< -o $@
+
+$(PROF_B)/libmicaprof.so: $(PROF_OBJ)
+	@echo "LD $@"
+	@$(CC) -shared -pthread -o $@ $(PROF_OBJ) -ldl
+$(PROF_B)/libmicaprof.a: $(PROF_OBJ)
+	@rm -f $@
+	@echo "AR $@"
+	@ar rcs $@ $(PROF_OBJ)
+
+prof-install: $(PROF_B)/libmicaprof.so $(PROF_B)/libmicaprof.a tools/prof/mica-prof.in
+	@mkdir -p $(PREFIX)/bin $(PREFIX)/lib
+	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SRCDIR@|$(CURDIR)|g' tools/prof/mica-prof.in \
+	    > $(PREFIX)/bin/mica-prof && chmod 755 $(PREFIX)/bin/mica-prof
+	@install -m 644 $(PROF_B)/libmicaprof.so $(PROF_B)/libmicaprof.a $(PREFIX)/lib/
+
+install: prof-install
+
+# The library for the other MPI libraries installed here.
+prof-all: prof-install
+	@for f in mpich openmpi; do \
+	    cc=mpicc.$$f; command -v $$cc >/dev/null || continue; \
+	    tools/prof/build.sh $$cc $(PREFIX)/lib/mica-prof/$$f || exit 1; \
+	done
