@@ -15,6 +15,7 @@ if [ -z "${MICA_TMP:-}" ]; then
     trap 'rm -rf "$MICA_TMP"' EXIT
 fi
 export MICA_ROOT MICA_PREFIX MICA_TMP
+export TMPDIR=$MICA_TMP        # Open MPI's session directory: concurrent tests must not share it
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 export MICA_PROF_QUIET=1
 PROF=$MICA_PREFIX/bin/mica-prof

@@ -374,14 +374,29 @@ def c_wrapper(name, proto, f, fid, macros, missing=False):
             name, proto.ret, 'MPI_ERR_OTHER' if proto.ret == 'int' else '0'))
     for s in pre:
         out.append('    %s\n' % s)
-    out.append('    MP_BEGIN();\n')
+    # what the call moves is noted before it (from input arguments, outside the timed part);
+    # a persistent request's transfer needs the request the call makes, so after it
+    before = [s for s in rec if 'mp_defer_end' not in s]
+    after = [s for s in rec if 'mp_defer_end' in s]
+    out.append('    MP_BEGIN_NOCLOCK();\n')
+    if post:
+        out.append('    if (!t_) {\n        %s rc_ = P%s(%s);\n' % (proto.ret, name, args))
+        for s in post:
+            out.append('        %s\n' % s)
+        out.append('        return rc_;\n    }\n')
+    else:
+        # not recording: straight on to the library (a tail call, no frame of our own)
+        out.append('    if (!t_)\n        return P%s(%s);\n' % (name, args))
+    for s in before:
+        out.append('    %s\n' % s)
+    out.append('    MP_T0();\n')
     out.append('    %s rc_ = P%s(%s);\n' % (proto.ret, name, args))
+    out.append('    uint64_t t1_ = MP_END_TIME();\n')
     for s in post:
         out.append('    %s\n' % s)
-    out.append('    if (t_) {\n        uint64_t t1_ = MP_END_TIME();\n')
-    for s in rec:
-        out.append('        %s\n' % s)
-    out.append('        mp_leave(t_, %d, t0_, t1_);\n    }\n' % fid)
+    for s in after:
+        out.append('    %s\n' % s)
+    out.append('    mp_leave(t_, %d, t0_, t1_);\n' % fid)
     out.append('    return rc_;\n}\n\n')
     return ''.join(out)
 

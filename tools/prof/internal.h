@@ -4,7 +4,7 @@
 #include "prof.h"
 
 typedef struct {
-    int sites, depth, max_sites, trace, top, signals, quiet;
+    int sites, depth, max_sites, trace, top, signals, quiet, per_rank;
     long trace_max;
     char dir[1024], name[256], addr2line[512];
 } mp_config;

@@ -124,6 +124,8 @@ __attribute__((constructor)) static void mp_load(void)
     mp_cfg.top = (int)env_long("MICA_PROF_TOP", 20, 1, 100000);
     mp_cfg.signals = env_flag("MICA_PROF_SIGNALS", 1);
     mp_cfg.quiet = env_flag("MICA_PROF_QUIET", 0);
+    v = getenv("MICA_PROF_REPORT");
+    mp_cfg.per_rank = v && !strcasecmp(v, "rank");
     v = getenv("MICA_PROF_DIR");
     snprintf(mp_cfg.dir, sizeof mp_cfg.dir, "%s", v && *v ? v : ".");
     v = getenv("MICA_PROF_NAME");
@@ -172,6 +174,7 @@ static void thread_clear(mp_thread *t)
         memset(t->row, 0, sizeof(uint64_t) * 2 * (size_t)(t->row_n + 1));
     if (t->sites)
         memset(t->sites, 0, sizeof(mp_site) * (size_t)mp_cfg.max_sites);
+    t->last_site = NULL;
     t->sites_lost = 0;
     t->nev = t->ev_lost = 0;
 }
@@ -213,6 +216,8 @@ mp_thread *mp_enter_slow(mp_thread *t)
         thread_clear(t);
         t->gen = g;
     }
+    t->inside = 1;
+    t->cur_sent = t->cur_recv = 0;
     return t;
 }
 
@@ -245,33 +250,46 @@ __attribute__((noinline)) void mp_backtrace_from(mp_thread *t, uintptr_t ra)
         t->pcs[i] = k + i < n ? (uintptr_t)buf[k + i] : 0;
 }
 
+static void site_update(mp_thread *t, mp_site *s, uint64_t dt)
+{
+    s->st.calls++;
+    s->st.ticks += dt;
+    if (dt < s->st.tmin)
+        s->st.tmin = dt;
+    if (dt > s->st.tmax)
+        s->st.tmax = dt;
+    s->st.sent += t->cur_sent;
+    s->st.recv += t->cur_recv;
+    t->last_site = s;
+}
+
 void mp_site_add(mp_thread *t, int fid, uint64_t dt)
 {
+    mp_site *s = t->last_site;
+    int d = mp_depth;
+    if (s && s->fid == (uint32_t)fid && s->pc[0] == t->pcs[0] &&
+        (d == 1 || !memcmp(s->pc, t->pcs, sizeof(uintptr_t) * (size_t)d))) {
+        site_update(t, s, dt);
+        return;
+    }
     if (t->sites == NULL)
         return;
     uint64_t h = ((uint64_t)fid + 1) * 0x9E3779B97F4A7C15ull;
-    for (int i = 0; i < mp_depth; i++)
+    for (int i = 0; i < d; i++)
         h = (h ^ t->pcs[i]) * 0xff51afd7ed558ccdull;
     unsigned mask = (unsigned)mp_cfg.max_sites - 1;
     unsigned idx = (unsigned)(h >> 40) & mask;
     for (int probe = 0; probe < 64; probe++, idx = (idx + 1) & mask) {
-        mp_site *s = &t->sites[idx];
+        s = &t->sites[idx];
         if (!s->used) {
             s->used = 1;
             s->fid = (uint32_t)fid;
-            memcpy(s->pc, t->pcs, sizeof(uintptr_t) * (size_t)mp_depth);
+            memcpy(s->pc, t->pcs, sizeof(uintptr_t) * (size_t)d);
             s->st.tmin = UINT64_MAX;
-        } else if (s->fid != (uint32_t)fid || memcmp(s->pc, t->pcs, sizeof(uintptr_t) * (size_t)mp_depth)) {
+        } else if (s->fid != (uint32_t)fid || memcmp(s->pc, t->pcs, sizeof(uintptr_t) * (size_t)d)) {
             continue;
         }
-        s->st.calls++;
-        s->st.ticks += dt;
-        if (dt < s->st.tmin)
-            s->st.tmin = dt;
-        if (dt > s->st.tmax)
-            s->st.tmax = dt;
-        s->st.sent += t->cur_sent;
-        s->st.recv += t->cur_recv;
+        site_update(t, s, dt);
         return;
     }
     t->sites_lost++;
@@ -591,8 +609,8 @@ static void row_add(mp_thread *t, int w, uint64_t bytes)
         t->row_n = mp_world_size;
     }
     int i = w < 0 || w >= t->row_n ? t->row_n : w;
-    t->row[i] += bytes;
-    t->row[t->row_n + 1 + i]++;
+    t->row[2 * i] += bytes;
+    t->row[2 * i + 1]++;
 }
 
 void mp_matrix_add(mp_thread *t, MPI_Comm comm, int peer, uint64_t bytes)
@@ -607,7 +625,7 @@ void mp_matrix_add(mp_thread *t, MPI_Comm comm, int peer, uint64_t bytes)
 
 void mp_hist_add(mp_thread *t, int cat, uint64_t b)
 {
-    t->hist[cat][b ? 64 - __builtin_clzll(b) : 0]++;
+    t->hist[cat][b >> 63 ? 64 : MP_BUCKET(b)]++;
     t->hbytes[cat] += b;
 }
 
@@ -1157,7 +1175,7 @@ void mp_after_init(void)
     int have_eh = PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh) == MPI_SUCCESS;
     if (have_eh)
         PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    int rc = PMPI_Comm_dup(MPI_COMM_WORLD, &mp_st.comm);
+    int rc = mp_cfg.per_rank ? MPI_ERR_OTHER : PMPI_Comm_dup(MPI_COMM_WORLD, &mp_st.comm);
     if (PMPI_Comm_group(MPI_COMM_WORLD, &mp_st.world_group) != MPI_SUCCESS)
         mp_st.world_group = MPI_GROUP_NULL;
     if (have_eh) {
@@ -1166,8 +1184,9 @@ void mp_after_init(void)
     }
     if (rc != MPI_SUCCESS) {
         mp_st.comm = MPI_COMM_NULL;
-        fprintf(stderr, "mica-prof: rank %d: MPI_Comm_dup failed; each rank writes its own file\n",
-                mp_world_rank);
+        if (!mp_cfg.per_rank)
+            fprintf(stderr, "mica-prof: rank %d: MPI_Comm_dup failed; each rank writes its own file\n",
+                    mp_world_rank);
     } else {
         PMPI_Comm_set_errhandler(mp_st.comm, MPI_ERRORS_RETURN);
     }
@@ -1226,7 +1245,7 @@ void mp_before_finalize(void)
     if (mp_st.comm != MPI_COMM_NULL)
         mp_report_final();
     else
-        mp_write_rank_file("no communicator for the job report", 1);
+        mp_write_rank_file(mp_cfg.per_rank ? "MPI_Finalize" : "no communicator for the job report", 1);
     mp_st.finalized = 1;
     if (mp_st.world_group != MPI_GROUP_NULL)
         PMPI_Group_free(&mp_st.world_group);

@@ -26,6 +26,7 @@
 /* Categories of byte-moving functions, for the message-size histograms. */
 enum { MP_CAT_NONE, MP_CAT_P2P, MP_CAT_COLL, MP_CAT_RMA, MP_CAT_IO, MP_NCAT };
 #define MP_NBUCKET 65        /* 0 bytes, then [2^(k-1), 2^k) for k = 1..64 */
+#define MP_BUCKET(b) (63 - __builtin_clzll(((uint64_t)(b) << 1) | 1))   /* b < 2^63 */
 #define MP_MAXDEPTH 16
 
 typedef struct {
@@ -59,12 +60,14 @@ typedef struct mp_thread {
     int fl;                  /* MP_FL_ bits */
     uint64_t cur_sent, cur_recv;
     uintptr_t pcs[MP_MAXDEPTH];
+    mp_site *last_site;      /* the call site of the previous call (loops call from one place) */
     /* datatype sizes: the last one, and 16 direct-mapped entries; valid while tc_gen ==
      * mp_type_gen (MPI_Type_free changes it) */
     uint64_t tl_key, tl_size, tc_gen;
     uint64_t tc_key[16];
     uint64_t tc_size[16];
-    /* point-to-point matrix row: bytes then messages, [mp_world_size + 1] each (last: outside) */
+    /* point-to-point matrix row: (bytes, messages) per world rank, then outside the world;
+     * row_n: the world size once the row exists, else 0 */
     uint64_t *row;
     int row_n;
     int defer;               /* recording a persistent request's transfer into .dfr */
@@ -194,14 +197,15 @@ MP_INLINE uint64_t mp_now(void)
 MP_INLINE mp_thread *mp_enter(void)
 {
     mp_thread *t = mp_tls;
-    if (MP_UNLIKELY(t == NULL || (t->inside | (t->gen != __atomic_load_n(&mp_gen, __ATOMIC_RELAXED))))) {
-        t = mp_enter_slow(t);
-        if (t == NULL)
-            return NULL;
+    uint64_t g = __atomic_load_n(&mp_gen, __ATOMIC_RELAXED);
+    if (MP_LIKELY(t != NULL && t->gen == g && !t->inside)) {
+        t->inside = 1;
+        t->cur_sent = t->cur_recv = 0;
+        return t;
     }
-    t->inside = 1;
-    t->cur_sent = t->cur_recv = 0;
-    return t;
+    if (t != NULL && ((g & 1) | t->inside))
+        return NULL;        /* stopped or nested: decided here, so the wrapper can tail-call */
+    return mp_enter_slow(t);
 }
 
 MP_INLINE void mp_leave(mp_thread *t, int fid, uint64_t t0, uint64_t t1)
@@ -221,17 +225,22 @@ MP_INLINE void mp_leave(mp_thread *t, int fid, uint64_t t0, uint64_t t1)
     t->inside = 0;
 }
 
-/* Start of a recorded call: the call site (return address of the wrapper) and the clock. */
-#define MP_BEGIN()                                                              \
+/* Start of a recorded call: the call site (return address of the wrapper); the wrapper then
+ * notes what the call moves (its arguments are all inputs) and reads the clock, MP_T0(). */
+#define MP_BEGIN_NOCLOCK()                                                      \
     mp_thread *t_ = mp_enter();                                                 \
     uint64_t t0_ = 0;                                                           \
-    if (t_) {                                                                   \
+    if (t_ && (t_->fl & (MP_FL_SITE1 | MP_FL_SITES))) {                         \
         if (t_->fl & MP_FL_SITE1)                                               \
             t_->pcs[0] = (uintptr_t)__builtin_return_address(0);               \
-        else if (MP_UNLIKELY(t_->fl & MP_FL_SITES))                             \
+        else                                                                    \
             mp_backtrace(t_);                                                   \
-        t0_ = mp_clock(t_->fl & MP_FL_TSC);                                     \
     }
+#define MP_T0() (t0_ = mp_clock(t_->fl & MP_FL_TSC))
+#define MP_BEGIN()                                                              \
+    MP_BEGIN_NOCLOCK();                                                         \
+    if (t_)                                                                     \
+        MP_T0();
 
 /* The same where the caller's return address was taken by a small exported stub (Fortran). */
 #define MP_BEGIN_AT(ra)                                                         \
@@ -276,11 +285,12 @@ MP_INLINE void mp_b_send(mp_thread *t, MPI_Count count, MPI_Datatype type, int d
         return;
     uint64_t b = mp_bytes(t, count, type);
     t->cur_sent += b;
-    t->hist[MP_CAT_P2P][b ? 64 - __builtin_clzll(b) : 0]++;
+    t->hist[MP_CAT_P2P][MP_BUCKET(b)]++;
     t->hbytes[MP_CAT_P2P] += b;
-    if (MP_LIKELY(comm == MPI_COMM_WORLD && t->row != NULL && (unsigned)dest < (unsigned)t->row_n)) {
-        t->row[dest] += b;
-        t->row[t->row_n + 1 + dest]++;
+    if (MP_LIKELY(comm == MPI_COMM_WORLD && (unsigned)dest < (unsigned)t->row_n)) {
+        uint64_t *p = t->row + 2 * (unsigned)dest;
+        p[0] += b;
+        p[1]++;
         return;
     }
     mp_matrix_add(t, comm, dest, b);

@@ -85,15 +85,18 @@ static void merge_local(void)
     L.mpi = (double)mpi / L.rate;
 }
 
-/* The matrix row of this rank: bytes[n+1] then messages[n+1] (last column: outside world). */
+/* The matrix row of this rank: bytes[n+1] then messages[n+1] (last column: outside world);
+ * the threads keep (bytes, messages) pairs. */
 static void merge_row(uint64_t *row, int n)
 {
     memset(row, 0, sizeof(uint64_t) * 2 * (size_t)(n + 1));
     for (mp_thread *t = __atomic_load_n(&mp_threads, __ATOMIC_ACQUIRE); t; t = t->next) {
         if (!current(t) || t->row == NULL || t->row_n != n)
             continue;
-        for (int i = 0; i < 2 * (n + 1); i++)
-            row[i] += t->row[i];
+        for (int i = 0; i <= n; i++) {
+            row[i] += t->row[2 * i];
+            row[n + 1 + i] += t->row[2 * i + 1];
+        }
     }
 }
 
@@ -757,7 +760,7 @@ void mp_write_rank_file(const char *why, int safe)
             uint64_t v = 0;
             for (mp_thread *t = mp_threads; t; t = t->next)
                 if (current(t) && t->row && t->row_n == n)
-                    v += t->row[k * (n + 1) + j];
+                    v += t->row[2 * j + k];
             w_s(w, j ? ", " : "");
             w_u(w, v);
         }
