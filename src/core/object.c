@@ -10,6 +10,7 @@
 #include "core/objects.h"
 
 #define RESERVE ((size_t)1 << 36)     /* address space only; pages are committed as used */
+#define RESERVE_MIN ((size_t)1 << 26) /* what is left to try where less is allowed (valgrind) */
 #define CHUNK ((size_t)1 << 20)
 #define CLASSES 8                     /* 64 B .. 8 KiB */
 
@@ -17,6 +18,7 @@ struct mica_arena mica_arena;
 static struct {
     pthread_mutex_t lock;
     uintptr_t committed;              /* end of the read-write part of the reservation */
+    size_t reserved;                  /* bytes of address space reserved */
     void *free[CLASSES];
 } arena = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -31,15 +33,18 @@ static unsigned size_class(size_t size)
 static void *carve(size_t bytes)
 {
     if (!mica_arena.base) {
-        void *p = mmap(NULL, RESERVE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        void *p = MAP_FAILED;
+        for (arena.reserved = RESERVE; p == MAP_FAILED && arena.reserved >= RESERVE_MIN; arena.reserved /= 4)
+            p = mmap(NULL, arena.reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED)
             return NULL;
+        arena.reserved *= 4;          /* undo the loop's last step */
         arena.committed = (uintptr_t)p;
         mica_arena.top = (uintptr_t)p;
         __atomic_store_n(&mica_arena.base, (uintptr_t)p, __ATOMIC_RELEASE);
     }
     if (mica_arena.top + bytes > arena.committed) {
-        if (arena.committed + CHUNK > mica_arena.base + RESERVE ||
+        if (arena.committed + CHUNK > mica_arena.base + arena.reserved ||
             mprotect((void *)arena.committed, CHUNK, PROT_READ | PROT_WRITE))
             return NULL;
         arena.committed += CHUNK;

@@ -19,6 +19,8 @@ program fortran
   call mpi_bcast(buf, 10, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD, ierr)
   sbuf = 1
   call mpi_allreduce(MPI_IN_PLACE, sbuf, 4, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  ! MPI_IN_PLACE: the send count and type are not looked at (Fortran's MPI_IN_PLACE recognized)
+  call mpi_allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, 4, MPI_INTEGER, MPI_COMM_WORLD, ierr)
   ! ranks reversed: world rank 1 is rank 0 here and sends to rank 1, world rank 0
   call mpi_comm_split(MPI_COMM_WORLD, 0, nproc - rank, newcomm, ierr)
   if (rank == 1) call mpi_send(buf, 5, MPI_INTEGER, 1, 8, newcomm, ierr)

@@ -456,9 +456,10 @@ def f_wrapper(f, fid, ffid, cnames):
         body.append('    %s\n' % s)
     body.append('    uint64_t t0_;\n    mp_thread *t_ = mp_fbegin(ra_, &t0_);\n')
     body.append('    fn_(%s);\n' % ', '.join(pass_args))
+    body.append('    uint64_t t1_ = t_ ? MP_END_TIME() : 0;\n')
     for s in post:
         body.append('    %s\n' % s)
-    body.append('    if (t_) {\n        uint64_t t1_ = MP_END_TIME();\n')
+    body.append('    if (t_) {\n')
     for s in rec:
         body.append('        %s\n' % s)
     body.append('        mp_fend(t_, %d, t0_, t1_);\n    }\n}\n' % fid)

@@ -650,6 +650,8 @@ static void w_hist_json(wbuf *w, const uint64_t hist[MP_NCAT][MP_NBUCKET], const
     w_s(w, "}");
 }
 
+static void write_rank_file(wbuf *w, char *path, char *suffix, const char *why, int safe);
+
 static int open_out(const char *path)
 {
     mkdir(mp_cfg.dir, 0777);
@@ -660,14 +662,23 @@ void mp_write_rank_file(const char *why, int safe)
 {
     static wbuf W;                  /* static: no stack or heap use in a signal handler */
     static char path[2048], suffix[64];
+    static int busy;
     wbuf *w = &W;
+    if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+        return;                     /* another thread (or a signal on this one) is writing */
+    write_rank_file(w, path, suffix, why, safe);
+    __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+}
+
+static void write_rank_file(wbuf *w, char *path, char *suffix, const char *why, int safe)
+{
     merge_local();
     double rate = L.rate;
     static char final[2048];
-    rank_suffix(suffix, sizeof suffix, ".json");
+    rank_suffix(suffix, 64, ".json");
     base_path(final, sizeof final, suffix);
-    rank_suffix(suffix, sizeof suffix, ".json.tmp");
-    base_path(path, sizeof path, suffix);
+    rank_suffix(suffix, 64, ".json.tmp");
+    base_path(path, 2048, suffix);
     w->fd = open_out(path);
     if (w->fd < 0)
         return;
@@ -771,8 +782,8 @@ void mp_write_rank_file(const char *why, int safe)
     rename(path, final);            /* a reader never sees half a file */
 
     /* and a short readable text */
-    rank_suffix(suffix, sizeof suffix, ".txt");
-    base_path(path, sizeof path, suffix);
+    rank_suffix(suffix, 64, ".txt");
+    base_path(path, 2048, suffix);
     w->fd = open_out(path);
     if (w->fd < 0)
         return;
@@ -894,13 +905,12 @@ static void size_label(char *b, size_t n, int k)
     }
     int e = (k - 1) / 10;
     uint64_t lo = (uint64_t)1 << (k - 1 - e * 10);
-    uint64_t hi = ((uint64_t)2 << (k - 1 - e * 10)) - 1;
-    if (lo == hi)
-        snprintf(b, n, "%llu %s", (unsigned long long)lo, u[e]);
-    else if (e == 0)
-        snprintf(b, n, "%llu-%llu %s", (unsigned long long)lo, (unsigned long long)hi, u[e]);
-    else
-        snprintf(b, n, "%llu-%llu %s", (unsigned long long)lo, (unsigned long long)hi + 1, u[e]);
+    if (k == 1)
+        snprintf(b, n, "1 B");
+    else if (e == 0)          /* [lo, 2lo - 1] bytes */
+        snprintf(b, n, "%llu-%llu B", (unsigned long long)lo, (unsigned long long)(2 * lo - 1));
+    else                      /* [lo, 2lo) units */
+        snprintf(b, n, "%llu-<%llu %s", (unsigned long long)lo, (unsigned long long)(2 * lo), u[e]);
 }
 
 static char *cmdline(void)
