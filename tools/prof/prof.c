@@ -726,6 +726,21 @@ void mp_b_bcast(mp_thread *t, MPI_Count count, MPI_Datatype type, int root, MPI_
     note(t, MP_CAT_COLL, r == 1 ? b : 0, r == 0 ? b : 0);
 }
 
+/* A rooted collective (gather, scatter): the root moves `all` bytes one way, and a process's
+ * own block `own` moves the other way (`gathers`: the root receives `all`). */
+static void rooted(mp_thread *t, int r, uint64_t all, uint64_t own, int gathers)
+{
+    uint64_t mine = r == 1 ? all : 0; /* the direction of `all` */
+    note(t, MP_CAT_COLL, gathers ? own : mine, gathers ? mine : own);
+}
+
+/* Does this process's own block move? Not at the root of an intercommunicator, nor with
+ * MPI_IN_PLACE at the root (whose own type is then not to be looked at), nor at MPI_PROC_NULL. */
+static int own_moves(const mp_cinfo *ci, int r, const void *buf)
+{
+    return r == 0 || (r == 1 && !ci->inter && buf != MPI_IN_PLACE);
+}
+
 void mp_b_gather(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, MPI_Count rc,
                  MPI_Datatype rt, int root, MPI_Comm comm)
 {
@@ -733,15 +748,8 @@ void mp_b_gather(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, 
     if (ci == NULL)
         return;
     int r = role(ci, root);
-    uint64_t s = 0, v = 0;
-    if (r == 1) {
-        v = (uint64_t)ci->np * mp_bytes(t, rc, rt);
-        if (!ci->inter && sbuf != MPI_IN_PLACE)
-            s = mp_bytes(t, sc, st);
-    } else if (r == 0) {
-        s = mp_bytes(t, sc, st);
-    }
-    note(t, MP_CAT_COLL, s, v);
+    uint64_t all = r == 1 ? (uint64_t)ci->np * mp_bytes(t, rc, rt) : 0;
+    rooted(t, r, all, own_moves(ci, r, sbuf) ? mp_bytes(t, sc, st) : 0, 1);
 }
 
 void mp_b_gatherv(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, const void *rcs,
@@ -751,16 +759,8 @@ void mp_b_gatherv(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st,
     if (ci == NULL)
         return;
     int r = role(ci, root);
-    uint64_t s = 0, v = 0;
-    if (r == 1) {
-        uint64_t n = csum(rcs, w, ci->np);
-        v = n ? n * mp_tsize(t, rt) : 0;
-        if (!ci->inter && sbuf != MPI_IN_PLACE)
-            s = mp_bytes(t, sc, st);
-    } else if (r == 0) {
-        s = mp_bytes(t, sc, st);
-    }
-    note(t, MP_CAT_COLL, s, v);
+    uint64_t n = r == 1 ? csum(rcs, w, ci->np) : 0;
+    rooted(t, r, n ? n * mp_tsize(t, rt) : 0, own_moves(ci, r, sbuf) ? mp_bytes(t, sc, st) : 0, 1);
 }
 
 void mp_b_scatter(mp_thread *t, MPI_Count sc, MPI_Datatype st, const void *rbuf, MPI_Count rc,
@@ -770,15 +770,8 @@ void mp_b_scatter(mp_thread *t, MPI_Count sc, MPI_Datatype st, const void *rbuf,
     if (ci == NULL)
         return;
     int r = role(ci, root);
-    uint64_t s = 0, v = 0;
-    if (r == 1) {
-        s = (uint64_t)ci->np * mp_bytes(t, sc, st);
-        if (!ci->inter && rbuf != MPI_IN_PLACE)
-            v = mp_bytes(t, rc, rt);
-    } else if (r == 0) {
-        v = mp_bytes(t, rc, rt);
-    }
-    note(t, MP_CAT_COLL, s, v);
+    uint64_t all = r == 1 ? (uint64_t)ci->np * mp_bytes(t, sc, st) : 0;
+    rooted(t, r, all, own_moves(ci, r, rbuf) ? mp_bytes(t, rc, rt) : 0, 0);
 }
 
 void mp_b_scatterv(mp_thread *t, const void *scs, int w, MPI_Datatype st, const void *rbuf,
@@ -788,16 +781,8 @@ void mp_b_scatterv(mp_thread *t, const void *scs, int w, MPI_Datatype st, const 
     if (ci == NULL)
         return;
     int r = role(ci, root);
-    uint64_t s = 0, v = 0;
-    if (r == 1) {
-        uint64_t n = csum(scs, w, ci->np);
-        s = n ? n * mp_tsize(t, st) : 0;
-        if (!ci->inter && rbuf != MPI_IN_PLACE)
-            v = mp_bytes(t, rc, rt);
-    } else if (r == 0) {
-        v = mp_bytes(t, rc, rt);
-    }
-    note(t, MP_CAT_COLL, s, v);
+    uint64_t n = r == 1 ? csum(scs, w, ci->np) : 0;
+    rooted(t, r, n ? n * mp_tsize(t, st) : 0, own_moves(ci, r, rbuf) ? mp_bytes(t, rc, rt) : 0, 0);
 }
 
 void mp_b_allgather(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, MPI_Count rc,
