@@ -92,9 +92,9 @@ check:
 clean:
 	rm -rf build install
 
-# The demo: an MPI program on 4 ranks under a profiling library loaded with LD_PRELOAD.
+# The demo: an MPI program on 4 ranks under mica-prof; its text report is printed at the end.
 demo: install
-	@mkdir -p build/demo
-	$(PREFIX)/bin/mpicc -o build/demo/hello examples/hello.c
-	$(PREFIX)/bin/mpicc -shared -fPIC -o build/demo/libcountcalls.so examples/countcalls.c
-	LD_PRELOAD=$(CURDIR)/build/demo/libcountcalls.so $(PREFIX)/bin/mpiexec -n 4 build/demo/hello
+	@rm -rf build/demo && mkdir -p build/demo
+	$(PREFIX)/bin/mpicc -g -o build/demo/hello examples/hello.c
+	$(PREFIX)/bin/mica-prof --dir build/demo --name report --top 8 $(PREFIX)/bin/mpiexec -n 4 build/demo/hello
+	@cat build/demo/report.txt
