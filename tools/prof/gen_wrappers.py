@@ -359,7 +359,7 @@ def c_wrapper(name, proto, f, fid, macros, missing=False):
     if name == 'MPI_Pcontrol':
         lvl = names[0]
         out.append('    MP_BEGIN();\n')
-        out.append('    int nested_ = mp_tls != NULL && mp_tls->inside && t_ == NULL;\n')
+        out.append('    int nested_ = mp_tls != NULL && (mp_tls->gen & 1) && t_ == NULL;\n')
         out.append('    /* the library may not accept it outside MPI_Init..MPI_Finalize (MPICH) */\n')
         out.append('    %s rc_ = mp_mpi_active() ? PMPI_Pcontrol(%s) : MPI_SUCCESS;\n' % (proto.ret, lvl))
         out.append('    if (t_) mp_leave(t_, %d, t0_, MP_END_TIME());\n' % fid)

@@ -174,7 +174,7 @@ static void thread_clear(mp_thread *t)
         memset(t->row, 0, sizeof(uint64_t) * 2 * (size_t)(t->row_n + 1));
     if (t->sites)
         memset(t->sites, 0, sizeof(mp_site) * (size_t)mp_cfg.max_sites);
-    t->last_site = NULL;
+    t->last_site = &mp_nosite;
     t->sites_lost = 0;
     t->nev = t->ev_lost = 0;
 }
@@ -207,16 +207,12 @@ mp_thread *mp_enter_slow(mp_thread *t)
         if (t == NULL)
             return NULL;
     }
-    if (t->inside)
-        return NULL;
     uint64_t g = __atomic_load_n(&mp_gen, __ATOMIC_ACQUIRE);
-    if (g & 1)
-        return NULL;                /* collection stopped (MPI_Pcontrol(0) or MICA_PROF_START=off) */
-    if (t->gen != g) {              /* statistics were reset (MPI_Pcontrol(2)) */
+    if ((g | t->gen) & 1)
+        return NULL;                /* stopped (MPI_Pcontrol(0), MICA_PROF_START=off), or nested */
+    if (t->gen != g)                /* statistics were reset (MPI_Pcontrol(2)) */
         thread_clear(t);
-        t->gen = g;
-    }
-    t->inside = 1;
+    t->gen = g | 1;
     t->cur_sent = t->cur_recv = 0;
     return t;
 }
@@ -250,30 +246,18 @@ __attribute__((noinline)) void mp_backtrace_from(mp_thread *t, uintptr_t ra)
         t->pcs[i] = k + i < n ? (uintptr_t)buf[k + i] : 0;
 }
 
-static void site_update(mp_thread *t, mp_site *s, uint64_t dt)
-{
-    s->st.calls++;
-    s->st.ticks += dt;
-    if (dt < s->st.tmin)
-        s->st.tmin = dt;
-    if (dt > s->st.tmax)
-        s->st.tmax = dt;
-    s->st.sent += t->cur_sent;
-    s->st.recv += t->cur_recv;
-    t->last_site = s;
-}
+mp_site mp_nosite = {.fid = UINT32_MAX};
 
-void mp_site_add(mp_thread *t, int fid, uint64_t dt)
+/* The statistics of this call's site (found in the thread's open-addressing table, or added
+ * to it), or the function's own when the table is full or there is none. */
+static mp_stat *site_stat(mp_thread *t, int fid)
 {
-    mp_site *s = t->last_site;
     int d = mp_depth;
-    if (s && s->fid == (uint32_t)fid && s->pc[0] == t->pcs[0] &&
-        (d == 1 || !memcmp(s->pc, t->pcs, sizeof(uintptr_t) * (size_t)d))) {
-        site_update(t, s, dt);
-        return;
-    }
+    mp_site *s = t->last_site;
+    if (s->fid == (uint32_t)fid && !memcmp(s->pc, t->pcs, sizeof(uintptr_t) * (size_t)d))
+        return &s->st;
     if (t->sites == NULL)
-        return;
+        return &t->f[fid];
     uint64_t h = ((uint64_t)fid + 1) * 0x9E3779B97F4A7C15ull;
     for (int i = 0; i < d; i++)
         h = (h ^ t->pcs[i]) * 0xff51afd7ed558ccdull;
@@ -289,18 +273,20 @@ void mp_site_add(mp_thread *t, int fid, uint64_t dt)
         } else if (s->fid != (uint32_t)fid || memcmp(s->pc, t->pcs, sizeof(uintptr_t) * (size_t)d)) {
             continue;
         }
-        site_update(t, s, dt);
-        return;
+        t->last_site = s;
+        return &s->st;
     }
     t->sites_lost++;
+    return &t->f[fid];
 }
 
-void mp_leave_extra(mp_thread *t, int fid, uint64_t t0, uint64_t dt)
+mp_stat *mp_leave_extra(mp_thread *t, int fid, uint64_t t0, uint64_t dt)
 {
-    if (t->fl & (MP_FL_SITE1 | MP_FL_SITES))
-        mp_site_add(t, fid, dt);
     if (t->fl & MP_FL_TRACE)
         mp_trace_add(t, fid, t0, dt);
+    if (t->fl & (MP_FL_SITE1 | MP_FL_SITES))
+        return site_stat(t, fid);
+    return &t->f[fid];
 }
 
 void mp_trace_add(mp_thread *t, int fid, uint64_t t0, uint64_t dt)

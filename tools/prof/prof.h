@@ -55,12 +55,14 @@ typedef struct {
 enum { MP_FL_SITE1 = 1, MP_FL_SITES = 2, MP_FL_TRACE = 4, MP_FL_TSC = 8 };
 
 typedef struct mp_thread {
-    uint64_t gen;            /* == mp_gen while this thread records (same epoch, collecting) */
-    int inside;              /* inside an intercepted call: nested MPI calls are not counted */
+    uint64_t gen;            /* the reset epoch this block records (mp_gen when collecting);
+                              * bit 0 set: inside an intercepted call, whose nested MPI calls
+                              * are not counted. One comparison with mp_gen decides a call. */
     int fl;                  /* MP_FL_ bits */
     uint64_t cur_sent, cur_recv;
     uintptr_t pcs[MP_MAXDEPTH];
-    mp_site *last_site;      /* the call site of the previous call (loops call from one place) */
+    mp_site *last_site;      /* the call site of the previous call (loops call from one place);
+                              * &mp_nosite when there is none */
     /* datatype sizes: the last one, and 16 direct-mapped entries; valid while tc_gen ==
      * mp_type_gen (MPI_Type_free changes it) */
     uint64_t tl_key, tl_size, tc_gen;
@@ -99,6 +101,7 @@ extern mp_hot_t mp_hot MP_HIDDEN;
 extern int mp_world_size MP_HIDDEN, mp_world_rank MP_HIDDEN;
 extern __thread mp_thread *mp_tls __attribute__((tls_model("initial-exec"))) MP_HIDDEN;
 extern const char *const mp_fname[MP_NFUNC];
+extern mp_site mp_nosite MP_HIDDEN;
 extern const unsigned char mp_fcat[MP_NFUNC];
 
 mp_thread *mp_thread_new(void);
@@ -108,9 +111,8 @@ void mp_backtrace_from(mp_thread *t, uintptr_t ra);
 /* Out-of-line forms for the Fortran wrappers (the stub that took ra is exported per name). */
 mp_thread *mp_fbegin(void *ra, uint64_t *t0);
 void mp_fend(mp_thread *t, int fid, uint64_t t0, uint64_t t1);
-void mp_site_add(mp_thread *t, int fid, uint64_t dt);
 void mp_trace_add(mp_thread *t, int fid, uint64_t t0, uint64_t dt);
-void mp_leave_extra(mp_thread *t, int fid, uint64_t t0, uint64_t dt);
+mp_stat *mp_leave_extra(mp_thread *t, int fid, uint64_t t0, uint64_t dt);
 uint64_t mp_tsize_slow(mp_thread *t, MPI_Datatype dt, uint64_t key);
 void mp_b_send_defer(mp_thread *t, MPI_Count count, MPI_Datatype type, int dest, MPI_Comm comm);
 void mp_matrix_add(mp_thread *t, MPI_Comm comm, int peer, uint64_t bytes);
@@ -198,20 +200,30 @@ MP_INLINE mp_thread *mp_enter(void)
 {
     mp_thread *t = mp_tls;
     uint64_t g = __atomic_load_n(&mp_gen, __ATOMIC_RELAXED);
-    if (MP_LIKELY(t != NULL && t->gen == g && !t->inside)) {
-        t->inside = 1;
+    if (MP_LIKELY(t != NULL && t->gen == g)) {
+        t->gen = g | 1;
         t->cur_sent = t->cur_recv = 0;
         return t;
     }
-    if (t != NULL && ((g & 1) | t->inside))
+    if (t != NULL && ((g | t->gen) & 1))
         return NULL;        /* stopped or nested: decided here, so the wrapper can tail-call */
     return mp_enter_slow(t);
 }
 
+/* End of a recorded call. With call sites on, a call is recorded in its site's statistics only
+ * (a function's figures are the sum of its sites', added up in the report), so sites cost
+ * little more than the site lookup: inline when the call comes from the previous call's site. */
 MP_INLINE void mp_leave(mp_thread *t, int fid, uint64_t t0, uint64_t t1)
 {
     uint64_t dt = t1 - t0;
     mp_stat *s = &t->f[fid];
+    if (MP_UNLIKELY(t->fl & (MP_FL_SITE1 | MP_FL_SITES | MP_FL_TRACE))) {
+        const mp_site *ls = t->last_site;
+        if (!(t->fl & (MP_FL_SITES | MP_FL_TRACE)) && ls->fid == (uint32_t)fid && ls->pc[0] == t->pcs[0])
+            s = &t->last_site->st;
+        else
+            s = mp_leave_extra(t, fid, t0, dt);
+    }
     s->calls++;
     s->ticks += dt;
     if (dt < s->tmin)
@@ -220,9 +232,7 @@ MP_INLINE void mp_leave(mp_thread *t, int fid, uint64_t t0, uint64_t t1)
         s->tmax = dt;
     s->sent += t->cur_sent;
     s->recv += t->cur_recv;
-    if (MP_UNLIKELY(t->fl & (MP_FL_SITE1 | MP_FL_SITES | MP_FL_TRACE)))
-        mp_leave_extra(t, fid, t0, dt);
-    t->inside = 0;
+    t->gen &= ~(uint64_t)1;
 }
 
 /* Start of a recorded call: the call site (return address of the wrapper); the wrapper then

@@ -35,6 +35,18 @@ typedef struct {
 
 static mp_local L;
 
+static void stat_add(mp_stat *d, const mp_stat *s)
+{
+    d->calls += s->calls;
+    d->ticks += s->ticks;
+    d->sent += s->sent;
+    d->recv += s->recv;
+    if (s->tmin < d->tmin)
+        d->tmin = s->tmin;
+    if (s->tmax > d->tmax)
+        d->tmax = s->tmax;
+}
+
 static int current(const mp_thread *t)
 {
     return (t->gen & ~(uint64_t)1) == (__atomic_load_n(&mp_gen, __ATOMIC_ACQUIRE) & ~(uint64_t)1);
@@ -49,20 +61,13 @@ static void merge_local(void)
         if (!current(t))
             continue;
         L.nthreads++;
-        for (int i = 0; i < MP_NFUNC; i++) {
-            const mp_stat *s = &t->f[i];
-            if (!s->calls)
-                continue;
-            mp_stat *d = &L.f[i];
-            d->calls += s->calls;
-            d->ticks += s->ticks;
-            d->sent += s->sent;
-            d->recv += s->recv;
-            if (s->tmin < d->tmin)
-                d->tmin = s->tmin;
-            if (s->tmax > d->tmax)
-                d->tmax = s->tmax;
-        }
+        for (int i = 0; i < MP_NFUNC; i++)
+            if (t->f[i].calls)
+                stat_add(&L.f[i], &t->f[i]);
+        /* with call sites on, calls are recorded per site only */
+        for (int i = 0; t->sites && i < mp_cfg.max_sites; i++)
+            if (t->sites[i].used)
+                stat_add(&L.f[t->sites[i].fid], &t->sites[i].st);
         for (int c = 0; c < MP_NCAT; c++) {
             for (int b = 0; b < MP_NBUCKET; b++)
                 L.hist[c][b] += t->hist[c][b];
@@ -494,18 +499,6 @@ static int cmp_lsite(const void *a, const void *b)
     if (x->fid != y->fid)
         return x->fid - y->fid;
     return strcmp(x->loc, y->loc);
-}
-
-static void stat_add(mp_stat *d, const mp_stat *s)
-{
-    d->calls += s->calls;
-    d->ticks += s->ticks;
-    d->sent += s->sent;
-    d->recv += s->recv;
-    if (s->tmin < d->tmin)
-        d->tmin = s->tmin;
-    if (s->tmax > d->tmax)
-        d->tmax = s->tmax;
 }
 
 static lsite *local_sites(int *count)
