@@ -9,7 +9,7 @@
   check.py threads REPORT NP NT NM   threads.c: NT threads x NM messages per rank, exact
   check.py sites REPORT              sites.c + libsite.so: file:line in a PIE and a shared library
   check.py partial DIR NP REASON     per-rank files of a job that did not reach MPI_Finalize
-                                     (REASON: exit, exit-some, abort, signal)
+                                     (REASON: exit, abort, signal)
   check.py trace FILE REPORT         a Chrome trace-event file with one event per recorded call
   check.py simple REPORT NP          app.c: the small program of the launch/link tests
 """
@@ -226,12 +226,9 @@ def partial(d, np, reason):
         if r['complete'] is not False or r['tool'] != 'mica-prof':
             fail('%s: not a partial per-rank report' % f)
         ranks[r['rank']] = r
-    if reason in ('exit', 'exit-some'):
-        # exit-some: other launchers may kill the ranks still exiting once one has gone
-        if reason == 'exit' and sorted(ranks) != list(range(np)):
+    if reason == 'exit':
+        if sorted(ranks) != list(range(np)):
             fail('per-rank files for ranks %s, expected all of 0..%d' % (sorted(ranks), np - 1))
-        if not ranks:
-            fail('no per-rank file at all')
         for r in ranks.values():
             fn = funcs(r)
             if r['reason'] != 'exit without MPI_Finalize':

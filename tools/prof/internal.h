@@ -6,6 +6,7 @@
 typedef struct {
     int sites, depth, max_sites, trace, top, signals, quiet, per_rank;
     long trace_max;
+    double exit_wait;
     char dir[1024], name[256], addr2line[512];
 } mp_config;
 
@@ -40,5 +41,9 @@ uint64_t mp_mono_ns(void);
 void mp_report_final(void);
 /* This rank's own files; safe = 0 in a signal handler (no allocation, no address lookup). */
 void mp_write_rank_file(const char *why, int safe);
+/* After an exit without MPI_Finalize: wait up to mp_cfg.exit_wait seconds for every rank's file.
+ * Launchers stop the job when its first rank exits (Hydra with SIGKILL, which no handler sees),
+ * so the first ranks out keep it alive while the others, on their way out too, write theirs. */
+void mp_wait_rank_files(void);
 
 #endif

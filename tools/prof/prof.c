@@ -123,6 +123,7 @@ __attribute__((constructor)) static void mp_load(void)
     mp_cfg.trace_max = env_long("MICA_PROF_TRACE_MAX", 200000, 16, 1L << 30);
     mp_cfg.top = (int)env_long("MICA_PROF_TOP", 20, 1, 100000);
     mp_cfg.signals = env_flag("MICA_PROF_SIGNALS", 1);
+    mp_cfg.exit_wait = (double)env_long("MICA_PROF_EXIT_WAIT_MS", 3000, 0, 3600000) / 1000;
     mp_cfg.quiet = env_flag("MICA_PROF_QUIET", 0);
     v = getenv("MICA_PROF_REPORT");
     mp_cfg.per_rank = v && !strcasecmp(v, "rank");
@@ -1249,6 +1250,8 @@ static void at_exit(void)
     if (!mp_st.used || __atomic_exchange_n(&mp_st.reported, 1, __ATOMIC_ACQ_REL))
         return;
     write_shielded("exit without MPI_Finalize");
+    if (mp_st.inited && !mp_st.finalized)
+        mp_wait_rank_files();
 }
 
 static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP,

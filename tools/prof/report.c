@@ -248,12 +248,12 @@ static void base_path(char *out, size_t n, const char *suffix)
     out[k] = 0;
 }
 
-static void rank_suffix(char *out, size_t n, const char *ext)
+/* ".rank<r><ext>"; r < 0: this process's rank, from the launcher's environment before MPI_Init */
+static void rank_suffix_of(long r, char *out, size_t n, const char *ext)
 {
     char num[24];
     int i = 23;
     num[i] = 0;
-    long r = mp_st.rank;
     const char *pre = ".rank";
     if (r < 0) {
         const char *e = getenv("PMI_RANK");
@@ -280,6 +280,23 @@ static void rank_suffix(char *out, size_t n, const char *ext)
     for (const char *s = ext; *s && k + 1 < n; s++)
         out[k++] = *s;
     out[k] = 0;
+}
+
+static void rank_suffix(char *out, size_t n, const char *ext)
+{
+    rank_suffix_of(mp_st.rank, out, n, ext);
+}
+
+void mp_wait_rank_files(void)
+{
+    char suffix[64], path[2048];
+    uint64_t until = mp_mono_ns() + (uint64_t)(mp_cfg.exit_wait * 1e9);
+    for (int r = 0; r < mp_world_size; r++) {
+        rank_suffix_of(r, suffix, sizeof suffix, ".json");
+        base_path(path, sizeof path, suffix);
+        while (access(path, F_OK) != 0 && mp_mono_ns() < until)
+            nanosleep(&(struct timespec){0, 5000000}, NULL);
+    }
 }
 
 /* ---------------------------------------------------------------------------------------- */
