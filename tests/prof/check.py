@@ -6,6 +6,7 @@
   check.py matrix REPORT NP          matrix.c: world ranks through a reordered communicator
   check.py fortran REPORT NP         fortran.f90: each Fortran call counted once, sites in .f90
   check.py fortran08 REPORT NP       fortran08.f90 (use mpi_f08): each call counted once
+  check.py spawn REPORT 1            spawn.f90: MPI_COMM_SPAWN's string arrays pass through
   check.py threads REPORT NP NT NM   threads.c: NT threads x NM messages per rank, exact
   check.py sites REPORT              sites.c + libsite.so: file:line in a PIE and a shared library
   check.py partial DIR NP REASON     per-rank files of a job that did not reach MPI_Finalize
@@ -182,6 +183,17 @@ def fortran08(rep, np):
     expect(fn, 'MPI_Allreduce', np, 16 * np, 16 * np)
     expect(fn, 'MPI_Init', np)
     expect(fn, 'MPI_Comm_rank', np)
+
+
+def spawn(rep, np):
+    basic(rep, np)
+    fn = funcs(rep)
+    expect(fn, 'MPI_Comm_spawn', 1)
+    expect(fn, 'MPI_Recv', 1, 0, 4)
+    expect(fn, 'MPI_Comm_disconnect', 1)
+    s = [x for x in rep['sites'] if x['function'] == 'MPI_Comm_spawn']
+    if not s or 'spawn.f90:' not in s[0]['location'][0]:
+        fail('MPI_Comm_spawn call site: %s' % s)
 
 
 def threads(rep, np, nt, nm):

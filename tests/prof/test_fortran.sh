@@ -2,7 +2,7 @@
 # Fortran programs (mpif90 of MPICH and Open MPI): calls are intercepted under the Fortran
 # linker names and counted once, whether the MPI's Fortran binding calls the C MPI_X (MPICH)
 # or PMPI_X (Open MPI); MPI_IN_PLACE, communicators made in Fortran, MPI_PCONTROL work; and
-# programs using the mpi_f08 module.
+# programs using the mpi_f08 module; MPI_COMM_SPAWN (string arrays) where the MPI can spawn.
 . "$(dirname "$0")/lib.sh"
 cd "$MICA_TMP" || exit 1
 np=2
@@ -19,6 +19,13 @@ for f in $(flavors); do
         check fortran08 "$(report "out08-$f")" $np || fail "$f: use mpi_f08"
     else
         echo "$f: no mpi_f08 module"
+    fi
+    run_logged "fcspawn-$f" $fc -O1 -g -o "spawn-$f" "$HERE/spawn.f90"
+    if timeout 60 $(run_of "$f" 1) "./spawn-$f" > "spawn0-$f.log" 2>&1; then
+        run_logged "spawn-$f" timeout 60 $(run_of "$f" 1) "$PROF" --dir "outsp-$f" "./spawn-$f"
+        check spawn "$(report "outsp-$f")" 1 || fail "$f: MPI_COMM_SPAWN"
+    else
+        echo "$f: cannot spawn here (without the profiler either)"
     fi
     ran=yes
 done

@@ -402,7 +402,7 @@ def c_wrapper(name, proto, f, fid, macros, missing=False):
 
 
 # Fortran: functions whose mpif.h binding is the C parameter list by reference plus ierror.
-F_EXCLUDE_KINDS = ('VARARGS', 'ARGUMENT_COUNT', 'ARGUMENT_LIST', 'STRING_ARRAY', 'STRING_2DARRAY')
+F_EXCLUDE_KINDS = ('VARARGS', 'ARGUMENT_COUNT', 'ARGUMENT_LIST')
 F_SCHEMES = [('lower', '%s'), ('lower_', '%s_'), ('lower__', '%s__'), ('upper', '%s'),
              ('f08_', '%s_f08_'), ('F08', '%s_f08')]
 
