@@ -401,10 +401,10 @@ def c_wrapper(name, proto, f, fid, macros, missing=False):
     return ''.join(out)
 
 
-# Fortran: functions whose mpif.h binding is the C parameter list by reference plus ierror.
-F_EXCLUDE_KINDS = ('VARARGS', 'ARGUMENT_COUNT', 'ARGUMENT_LIST')
-F_SCHEMES = [('lower', '%s'), ('lower_', '%s_'), ('lower__', '%s__'), ('upper', '%s'),
-             ('f08_', '%s_f08_'), ('F08', '%s_f08')]
+# Fortran: functions whose mpif.h binding is the C parameter list by reference plus ierror,
+# without C's command-line arguments (MPI_INIT(IERROR), MPI_INFO_CREATE_ENV(INFO, IERROR)).
+F_EXCLUDE_KINDS = ('VARARGS',)
+F_DROPPED_KINDS = ('ARGUMENT_COUNT', 'ARGUMENT_LIST')
 
 
 def fortran_ok(f):
@@ -429,24 +429,16 @@ def fortran_names(f):
 
 
 def f_wrapper(f, fid, ffid, cnames):
-    if f.name == 'MPI_Init':
-        params = []
-    elif f.name == 'MPI_Init_thread':
-        params = ['required', 'provided']
-    else:
-        params = [p.name for p in f.params]
-    strings = [p.name for p in f.params if p.kind.startswith('STRING')] \
-        if f.name not in ('MPI_Init', 'MPI_Init_thread') else []
+    fparams = [p for p in f.params if p.kind not in F_DROPPED_KINDS]
+    params = [p.name for p in fparams]
+    strings = [p.name for p in fparams if p.kind.startswith('STRING')]
     cargs = ['void *%s' % n for n in params] + ['MPI_Fint *ierr'] + \
         ['size_t len_%s' % s for s in strings]
     pass_args = params + ['ierr'] + ['len_%s' % s for s in strings]
     ftype = 'void (*)(%s)' % ', '.join(
         ['void *'] * len(params) + ['MPI_Fint *'] + ['size_t'] * len(strings))
-    rc_ok = '(ierr != NULL && *ierr == 0)'
-    if f.name in ('MPI_Init', 'MPI_Init_thread'):
-        pre, post, rec = [], ['if (ierr == NULL || *ierr == 0) mp_after_init();'], []
-    else:
-        pre, post, rec = hooks(f, 'f', rc_ok)
+    # (mpi_f08's ierror is optional: absent, it is a null pointer)
+    pre, post, rec = hooks(f, 'f', '(ierr == NULL || *ierr == 0)')
     body = ['static __attribute__((noinline)) void mpf_%s(int sch_, void *ra_, %s)\n{\n'
             % (f.name, ', '.join(cargs))]
     body.append('    void (*fn_)(%s) = (%s)mp_fsym(%d, sch_);\n' % (
@@ -534,7 +526,7 @@ def main():
     # Fortran
     cnames = set(protos) | macros
     fl = [f for n, f in sorted(table.items())
-          if n in fid and (fortran_ok(f) or n in ('MPI_Init', 'MPI_Init_thread'))]
+          if n in fid and fortran_ok(f)]
     out = [HEADER, '#include "prof.h"\n\n',
            '/* Fortran functions wrapped: the library entry points are looked up per scheme. */\n',
            '#define MP_NFORT %d\n' % len(fl),
