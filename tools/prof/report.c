@@ -836,7 +836,7 @@ typedef struct {
 
 typedef struct {
     int fid, nranks;
-    char *loc;
+    const char *loc;                /* in the gathered text */
     double time, tmin, tmax, rtmin, rtmax;
     uint64_t calls, sent, recv;
 } gsite;
@@ -864,10 +864,11 @@ static int cmp_fid_time(const void *a, const void *b)
     return tx < ty ? 1 : tx > ty ? -1 : x - y;
 }
 
-static void jstr(FILE *f, const char *s)
+/* A JSON string of the n bytes at s */
+static void jstr_n(FILE *f, const char *s, size_t n)
 {
     fputc('"', f);
-    for (; *s; s++) {
+    for (const char *end = s + n; s < end; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
             fprintf(f, "\\%c", c);
@@ -877,6 +878,11 @@ static void jstr(FILE *f, const char *s)
             fputc(c, f);
     }
     fputc('"', f);
+}
+
+static void jstr(FILE *f, const char *s)
+{
+    jstr_n(f, s, strlen(s));
 }
 
 static const char *short_loc(const char *loc, char *buf, size_t n)
@@ -994,20 +1000,69 @@ static void write_trace(MPI_Comm comm, int rank, int P, double rate)
     fclose(o);
 }
 
-void mp_report_final(void)
-{
-    MPI_Comm comm = mp_st.comm;
-    int rank = mp_world_rank, P = mp_world_size, NF = MP_NFUNC;
-    merge_local();
-    double rate = L.rate;
+/* Spread of one figure over the ranks */
+typedef struct {
+    double min, max, sum;
+} spread;
 
-    /* per-function arrays */
-    uint64_t *u3 = calloc(3 * (size_t)NF, sizeof(uint64_t)), *g3 = calloc(3 * (size_t)NF, sizeof(uint64_t));
-    uint64_t *cl = calloc((size_t)NF, sizeof(uint64_t)), *cmin = calloc((size_t)NF, sizeof(uint64_t)),
-             *cmax = calloc((size_t)NF, sizeof(uint64_t));
-    double *tm = calloc((size_t)NF, sizeof(double)), *tsum = calloc((size_t)NF, sizeof(double)),
-           *tmn = calloc((size_t)NF, sizeof(double)), *tmx = calloc((size_t)NF, sizeof(double));
-    double *cm2 = calloc(2 * (size_t)NF, sizeof(double)), *gcm = calloc(2 * (size_t)NF, sizeof(double));
+static void spread_add(spread *s, double v)
+{
+    s->min = v < s->min ? v : s->min;
+    s->max = v > s->max ? v : s->max;
+    s->sum += v;
+}
+
+/* The job's data for its report. Every rank takes part in gathering it; the results of the
+ * reductions to rank 0 (and all that is derived from them) are meaningful on rank 0 only. */
+typedef struct {
+    int rank, P;
+    double rate;
+    /* per function: calls[NF], bytes sent[NF], bytes received[NF], summed over the ranks (everywhere) */
+    uint64_t *g3;
+    uint64_t *cmin, *cmax;          /* calls of one rank */
+    double *tsum, *tmn, *tmx;       /* time of one rank */
+    double *gcm;                    /* fastest call[NF], then minus the slowest call[NF] */
+    int na, *act;                   /* the functions called by some rank */
+    uint64_t *gpc;                  /* calls[rank][active function] */
+    double *gpt;                    /* time[rank][active function] */
+    rank_row *rows;
+    uint64_t hg[MP_NCAT * MP_NBUCKET + MP_NCAT];    /* histograms, then bytes per category */
+    int rn;                         /* length of a matrix row: bytes[P + 1], messages[P + 1] */
+    uint64_t *mat;
+    char *all;                      /* the ranks' call sites as text lines, one block per rank */
+    int *lens, *displs;
+    long total;
+    /* rank 0's results */
+    gsite *gs;                      /* call sites merged over the ranks, by time */
+    int ng;
+    int *order, *apos;              /* active functions by time; position of a function in act */
+    spread run, col, mpi, pct;
+    double pct_mean, lost;
+    int threads_max;
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING + 1], written[64];
+    const char *cmd;
+} job;
+
+/* Bytes (k = 0) or messages (k = 1) sent from rank r to rank c; c = P: outside the world */
+static uint64_t mat_at(const job *J, int r, int k, int c)
+{
+    return J->mat[(size_t)r * (size_t)J->rn + (size_t)k * (size_t)(J->P + 1) + (size_t)c];
+}
+
+/* Per function totals, and their spreads over the ranks */
+static void gather_functions(job *J, MPI_Comm comm)
+{
+    int NF = MP_NFUNC;
+    double rate = J->rate;
+    uint64_t *u3 = calloc(3 * (size_t)NF, sizeof(uint64_t)), *cl = calloc((size_t)NF, sizeof(uint64_t));
+    double *tm = calloc((size_t)NF, sizeof(double)), *cm2 = calloc(2 * (size_t)NF, sizeof(double));
+    J->g3 = calloc(3 * (size_t)NF, sizeof(uint64_t));
+    J->cmin = calloc((size_t)NF, sizeof(uint64_t));
+    J->cmax = calloc((size_t)NF, sizeof(uint64_t));
+    J->tsum = calloc((size_t)NF, sizeof(double));
+    J->tmn = calloc((size_t)NF, sizeof(double));
+    J->tmx = calloc((size_t)NF, sizeof(double));
+    J->gcm = calloc(2 * (size_t)NF, sizeof(double));
     for (int i = 0; i < NF; i++) {
         u3[i] = L.f[i].calls;
         u3[NF + i] = L.f[i].sent;
@@ -1017,60 +1072,82 @@ void mp_report_final(void)
         cm2[i] = L.f[i].calls ? (double)L.f[i].tmin / rate : DBL_MAX;
         cm2[NF + i] = -((double)L.f[i].tmax / rate);  /* MIN of negatives = MAX */
     }
-    PMPI_Allreduce(u3, g3, 3 * NF, MPI_UINT64_T, MPI_SUM, comm);
-    PMPI_Reduce(cl, cmin, NF, MPI_UINT64_T, MPI_MIN, 0, comm);
-    PMPI_Reduce(cl, cmax, NF, MPI_UINT64_T, MPI_MAX, 0, comm);
-    PMPI_Reduce(tm, tsum, NF, MPI_DOUBLE, MPI_SUM, 0, comm);
-    PMPI_Reduce(tm, tmn, NF, MPI_DOUBLE, MPI_MIN, 0, comm);
-    PMPI_Reduce(tm, tmx, NF, MPI_DOUBLE, MPI_MAX, 0, comm);
-    PMPI_Reduce(cm2, gcm, 2 * NF, MPI_DOUBLE, MPI_MIN, 0, comm);
+    PMPI_Allreduce(u3, J->g3, 3 * NF, MPI_UINT64_T, MPI_SUM, comm);
+    PMPI_Reduce(cl, J->cmin, NF, MPI_UINT64_T, MPI_MIN, 0, comm);
+    PMPI_Reduce(cl, J->cmax, NF, MPI_UINT64_T, MPI_MAX, 0, comm);
+    PMPI_Reduce(tm, J->tsum, NF, MPI_DOUBLE, MPI_SUM, 0, comm);
+    PMPI_Reduce(tm, J->tmn, NF, MPI_DOUBLE, MPI_MIN, 0, comm);
+    PMPI_Reduce(tm, J->tmx, NF, MPI_DOUBLE, MPI_MAX, 0, comm);
+    PMPI_Reduce(cm2, J->gcm, 2 * NF, MPI_DOUBLE, MPI_MIN, 0, comm);
+    free(u3);
+    free(cl);
+    free(tm);
+    free(cm2);
+}
 
-    /* per rank, per active function: calls and time */
-    int na = 0;
-    int *act = malloc(sizeof(int) * (size_t)NF + 1);
+/* Per rank calls and time of the functions called by some rank (known everywhere from the
+ * Allreduce, so the ranks' gathers agree on their number) */
+static void gather_active(job *J, MPI_Comm comm)
+{
+    int na = 0, NF = MP_NFUNC, P = J->P;
+    double rate = J->rate;
+    J->act = malloc(sizeof(int) * (size_t)NF + 1);
     for (int i = 0; i < NF; i++)
-        if (g3[i])
-            act[na++] = i;
-    uint64_t *pc = malloc(sizeof(uint64_t) * (size_t)(na + 1)), *gpc = NULL;
-    double *pt = malloc(sizeof(double) * (size_t)(na + 1)), *gpt = NULL;
+        if (J->g3[i])
+            J->act[na++] = i;
+    J->na = na;
+    uint64_t *pc = malloc(sizeof(uint64_t) * (size_t)(na + 1));
+    double *pt = malloc(sizeof(double) * (size_t)(na + 1));
     for (int a = 0; a < na; a++) {
-        pc[a] = L.f[act[a]].calls;
-        pt[a] = (double)L.f[act[a]].ticks / rate;
+        pc[a] = L.f[J->act[a]].calls;
+        pt[a] = (double)L.f[J->act[a]].ticks / rate;
     }
-    if (rank == 0) {
-        gpc = malloc(sizeof(uint64_t) * (size_t)(na + 1) * (size_t)P);
-        gpt = malloc(sizeof(double) * (size_t)(na + 1) * (size_t)P);
+    if (J->rank == 0) {
+        J->gpc = malloc(sizeof(uint64_t) * (size_t)(na + 1) * (size_t)P);
+        J->gpt = malloc(sizeof(double) * (size_t)(na + 1) * (size_t)P);
     }
-    PMPI_Gather(pc, na, MPI_UINT64_T, gpc, na, MPI_UINT64_T, 0, comm);
-    PMPI_Gather(pt, na, MPI_DOUBLE, gpt, na, MPI_DOUBLE, 0, comm);
+    PMPI_Gather(pc, na, MPI_UINT64_T, J->gpc, na, MPI_UINT64_T, 0, comm);
+    PMPI_Gather(pt, na, MPI_DOUBLE, J->gpt, na, MPI_DOUBLE, 0, comm);
+    free(pc);
+    free(pt);
+}
 
-    /* per rank totals */
-    rank_row me, *rows = rank == 0 ? calloc((size_t)P, sizeof(rank_row)) : NULL;
+/* Per rank totals, the histograms and the point-to-point matrix */
+static void gather_totals(job *J, MPI_Comm comm)
+{
+    int P = J->P;
+    rank_row me;
     memset(&me, 0, sizeof me);
     me.run = L.run;
     me.collected = L.collected;
     me.mpi = L.mpi;
-    for (int i = 0; i < NF; i++)
+    for (int i = 0; i < MP_NFUNC; i++)
         me.calls += (double)L.f[i].calls;
     me.threads = L.nthreads;
     me.sites_lost = (double)L.sites_lost;
     me.ev_lost = (double)L.ev_lost;
     gethostname(me.host, sizeof me.host - 1);
-    PMPI_Gather(&me, (int)sizeof me, MPI_BYTE, rows, (int)sizeof me, MPI_BYTE, 0, comm);
+    if (J->rank == 0)
+        J->rows = calloc((size_t)P, sizeof(rank_row));
+    PMPI_Gather(&me, (int)sizeof me, MPI_BYTE, J->rows, (int)sizeof me, MPI_BYTE, 0, comm);
 
-    /* histograms */
-    uint64_t hl[MP_NCAT * MP_NBUCKET + MP_NCAT], hg[MP_NCAT * MP_NBUCKET + MP_NCAT];
+    uint64_t hl[MP_NCAT * MP_NBUCKET + MP_NCAT];
     memcpy(hl, L.hist, sizeof L.hist);
     memcpy(hl + MP_NCAT * MP_NBUCKET, L.hbytes, sizeof L.hbytes);
-    PMPI_Reduce(hl, hg, MP_NCAT * MP_NBUCKET + MP_NCAT, MPI_UINT64_T, MPI_SUM, 0, comm);
+    PMPI_Reduce(hl, J->hg, MP_NCAT * MP_NBUCKET + MP_NCAT, MPI_UINT64_T, MPI_SUM, 0, comm);
 
-    /* matrix */
-    int rn = 2 * (P + 1);
-    uint64_t *row = calloc((size_t)rn, sizeof(uint64_t)), *mat = rank == 0 ? calloc((size_t)rn * (size_t)P, sizeof(uint64_t)) : NULL;
+    J->rn = 2 * (P + 1);
+    uint64_t *row = calloc((size_t)J->rn, sizeof(uint64_t));
+    if (J->rank == 0)
+        J->mat = calloc((size_t)J->rn * (size_t)P, sizeof(uint64_t));
     merge_row(row, P);
-    PMPI_Gather(row, rn, MPI_UINT64_T, mat, rn, MPI_UINT64_T, 0, comm);
+    PMPI_Gather(row, J->rn, MPI_UINT64_T, J->mat, J->rn, MPI_UINT64_T, 0, comm);
+    free(row);
+}
 
-    /* call sites, resolved here, gathered as text lines */
+/* This rank's call sites, resolved here, as text lines "fid calls time tmin tmax sent recv loc" */
+static char *site_lines(double rate, size_t *length)
+{
     int ns = 0;
     lsite *ls = mp_cfg.sites ? local_sites(&ns) : NULL;
     size_t cap = 256, len = 0;
@@ -1091,380 +1168,506 @@ void mp_report_final(void)
         free(ls[i].loc);
     }
     free(ls);
-    int mylen = (int)len, *lens = rank == 0 ? calloc((size_t)P, sizeof(int)) : NULL, *displs = NULL;
-    PMPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, comm);
-    char *all = NULL;
-    long total = 0;
-    if (rank == 0) {
-        displs = calloc((size_t)P, sizeof(int));
-        for (int r = 0; r < P; r++) {
-            displs[r] = (int)total;
-            total += lens[r];
+    *length = len;
+    return txt;
+}
+
+static void gather_sites(job *J, MPI_Comm comm)
+{
+    size_t len = 0;
+    char *txt = site_lines(J->rate, &len);
+    int mylen = (int)len;
+    if (J->rank == 0)
+        J->lens = calloc((size_t)J->P, sizeof(int));
+    PMPI_Gather(&mylen, 1, MPI_INT, J->lens, 1, MPI_INT, 0, comm);
+    if (J->rank == 0) {
+        J->displs = calloc((size_t)J->P, sizeof(int));
+        for (int r = 0; r < J->P; r++) {
+            J->displs[r] = (int)J->total;
+            J->total += J->lens[r];
         }
-        all = malloc((size_t)total + 1);
+        J->all = malloc((size_t)J->total + 1);
     }
-    PMPI_Gatherv(txt, mylen, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm);
+    PMPI_Gatherv(txt, mylen, MPI_CHAR, J->all, J->lens, J->displs, MPI_CHAR, 0, comm);
+    if (J->rank == 0)
+        J->all[J->total] = 0;
     free(txt);
+}
 
-    if (mp_cfg.trace)
-        write_trace(comm, rank, P, rate);
+/* All the collectives of the report on the tool's communicator: every rank calls this, and the
+ * collectives come in the same order on all of them. */
+static void job_gather(job *J)
+{
+    memset(J, 0, sizeof *J);
+    J->rank = mp_world_rank;
+    J->P = mp_world_size;
+    merge_local();
+    J->rate = L.rate;
+    gather_functions(J, mp_st.comm);
+    gather_active(J, mp_st.comm);
+    gather_totals(J, mp_st.comm);
+    gather_sites(J, mp_st.comm);
+}
 
-    if (rank == 0) {
-        all[total] = 0;
-        /* parse and merge sites by (function, location) */
-        int cnt = 0;
-        for (long i = 0; i < total; i++)
-            cnt += all[i] == '\n';
-        gsite *gs = calloc((size_t)cnt + 1, sizeof *gs);
-        int ng = 0;
-        for (int r = 0; r < P; r++) {
-            char *p = all + displs[r], *end = p + lens[r];
-            while (p < end) {
-                char *nl = memchr(p, '\n', (size_t)(end - p));
-                if (nl == NULL)
-                    break;
-                *nl = 0;
-                gsite g;
-                memset(&g, 0, sizeof g);
-                unsigned long long c, s, v;
-                int off = 0;
-                if (sscanf(p, "%d\t%llu\t%lf\t%lf\t%lf\t%llu\t%llu\t%n", &g.fid, &c, &g.time, &g.tmin,
-                           &g.tmax, &s, &v, &off) >= 7 && off > 0 && g.fid >= 0 && g.fid < NF) {
-                    g.calls = c;
-                    g.sent = s;
-                    g.recv = v;
-                    g.loc = p + off;
-                    g.nranks = 1;
-                    g.rtmin = g.rtmax = g.time;
-                    gs[ng++] = g;
-                }
-                p = nl + 1;
+/* The gathered site lines as sites of one rank each (the lines are cut in place); their number */
+static int parse_sites(job *J, gsite *gs)
+{
+    int ng = 0;
+    for (int r = 0; r < J->P; r++) {
+        char *p = J->all + J->displs[r], *end = p + J->lens[r];
+        while (p < end) {
+            char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (nl == NULL)
+                break;
+            *nl = 0;
+            gsite g;
+            memset(&g, 0, sizeof g);
+            unsigned long long c, s, v;
+            int off = 0;
+            if (sscanf(p, "%d\t%llu\t%lf\t%lf\t%lf\t%llu\t%llu\t%n", &g.fid, &c, &g.time, &g.tmin,
+                       &g.tmax, &s, &v, &off) >= 7 && off > 0 && g.fid >= 0 && g.fid < MP_NFUNC) {
+                g.calls = c;
+                g.sent = s;
+                g.recv = v;
+                g.loc = p + off;
+                g.nranks = 1;
+                g.rtmin = g.rtmax = g.time;
+                gs[ng++] = g;
             }
+            p = nl + 1;
         }
-        qsort(gs, (size_t)ng, sizeof *gs, cmp_gsite_key);
-        int m = 0;
-        for (int i = 0; i < ng; i++) {
-            if (m > 0 && !cmp_gsite_key(&gs[m - 1], &gs[i])) {
-                gsite *d = &gs[m - 1];
-                d->calls += gs[i].calls;
-                d->sent += gs[i].sent;
-                d->recv += gs[i].recv;
-                d->time += gs[i].time;
-                d->nranks++;
-                if (gs[i].tmin < d->tmin)
-                    d->tmin = gs[i].tmin;
-                if (gs[i].tmax > d->tmax)
-                    d->tmax = gs[i].tmax;
-                if (gs[i].time < d->rtmin)
-                    d->rtmin = gs[i].time;
-                if (gs[i].time > d->rtmax)
-                    d->rtmax = gs[i].time;
-            } else {
-                gs[m++] = gs[i];
-            }
-        }
-        ng = m;
-        qsort(gs, (size_t)ng, sizeof *gs, cmp_gsite_time);
-
-        /* functions by time */
-        g_time_sum = tsum;
-        int *order = malloc(sizeof(int) * (size_t)(na + 1));
-        memcpy(order, act, sizeof(int) * (size_t)na);
-        qsort(order, (size_t)na, sizeof(int), cmp_fid_time);
-        int *apos = malloc(sizeof(int) * (size_t)NF);
-        for (int a = 0; a < na; a++)
-            apos[act[a]] = a;
-
-        double run_min = DBL_MAX, run_max = 0, run_sum = 0, mpi_min = DBL_MAX, mpi_max = 0, mpi_sum = 0;
-        double col_min = DBL_MAX, col_max = 0, col_sum = 0, pct_min = DBL_MAX, pct_max = 0;
-        int threads_max = 0;
-        double lost = 0, evlost = 0;
-        for (int r = 0; r < P; r++) {
-            rank_row *x = &rows[r];
-            double pct = x->collected > 0 ? 100.0 * x->mpi / x->collected : 0;
-            run_min = x->run < run_min ? x->run : run_min;
-            run_max = x->run > run_max ? x->run : run_max;
-            run_sum += x->run;
-            col_min = x->collected < col_min ? x->collected : col_min;
-            col_max = x->collected > col_max ? x->collected : col_max;
-            col_sum += x->collected;
-            mpi_min = x->mpi < mpi_min ? x->mpi : mpi_min;
-            mpi_max = x->mpi > mpi_max ? x->mpi : mpi_max;
-            mpi_sum += x->mpi;
-            pct_min = pct < pct_min ? pct : pct_min;
-            pct_max = pct > pct_max ? pct : pct_max;
-            threads_max = (int)x->threads > threads_max ? (int)x->threads : threads_max;
-            lost += x->sites_lost;
-            evlost += x->ev_lost;
-        }
-        double pct_mean = col_sum > 0 ? 100.0 * mpi_sum / col_sum : 0;
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING + 1] = "unknown";
-#ifdef MP_HAVE_GET_LIBRARY_VERSION
-        int ll = 0;
-        PMPI_Get_library_version(lib, &ll);
-        lib[strcspn(lib, "\n")] = 0;
-        for (char *c = lib; *c; c++)
-            if (*c == '\t')
-                *c = ' ';
-#endif
-        char tbuf[64];
-        time_t now = time(NULL);
-        strftime(tbuf, sizeof tbuf, "%Y-%m-%d %H:%M:%S", localtime(&now));
-        const char *cmd = cmdline();
-        char path[2048], jpath[2048];
-        base_path(path, sizeof path, ".txt");
-        base_path(jpath, sizeof jpath, ".json");
-        mkdir(mp_cfg.dir, 0777);
-        FILE *f = fopen(path, "w");
-        FILE *j = fopen(jpath, "w");
-        int top = mp_cfg.top;
-        size_t *hidden = malloc(sizeof(size_t) * (size_t)top);
-        uint64_t *hval = malloc(sizeof(uint64_t) * (size_t)top);
-        int nhidden = 0;
-
-        if (f) {
-            fprintf(f, "mica-prof report\n");
-            fprintf(f, "  command      %s\n", cmd);
-            fprintf(f, "  MPI library  %s\n", lib);
-            fprintf(f, "  ranks        %d (threads recording per rank: up to %d)\n", P, threads_max);
-            fprintf(f, "  written      %s, job %s\n", tbuf, mp_st.id);
-            fprintf(f, "  clock        %s (%.0f ticks/s)%s\n", mp_use_tsc ? "tsc" : "monotonic", rate,
-                    mp_st.resets ? ", statistics reset by MPI_Pcontrol(2)" : "");
-            fprintf(f, "\nTime (s)                     min         mean          max\n");
-            fprintf(f, "  run time          %12.6f %12.6f %12.6f\n", run_min, run_sum / P, run_max);
-            fprintf(f, "  collected         %12.6f %12.6f %12.6f\n", col_min, col_sum / P, col_max);
-            fprintf(f, "  in MPI            %12.6f %12.6f %12.6f\n", mpi_min, mpi_sum / P, mpi_max);
-            fprintf(f, "  MPI %% of collected %11.2f%% %11.2f%% %11.2f%%\n", pct_min, pct_mean, pct_max);
-            fprintf(f, "\nPer rank\n  %5s  %-20s %12s %12s %12s %7s %12s\n", "rank", "host", "run (s)",
-                    "collected", "MPI (s)", "MPI%", "calls");
-            for (int r = 0; r < P; r++) {
-                rank_row *x = &rows[r];
-                fprintf(f, "  %5d  %-20.20s %12.6f %12.6f %12.6f %6.2f%% %12.0f\n", r, x->host, x->run,
-                        x->collected, x->mpi, x->collected > 0 ? 100.0 * x->mpi / x->collected : 0, x->calls);
-            }
-            fprintf(f, "\nFunctions by time (all ranks; top %d of %d called)\n", top < na ? top : na, na);
-            fprintf(f, "  %-28s %12s %12s %6s %12s %12s %16s %16s   %s\n", "function", "calls", "time (s)",
-                    "%MPI", "mean (us)", "max (us)", "bytes sent", "bytes recv",
-                    "time per rank min / mean / max (s)");
-            for (int a = 0; a < na && a < top; a++) {
-                int i = order[a];
-                uint64_t c = g3[i];
-                fprintf(f, "  %-28s %12llu %12.6f %6.2f %12.3f %12.3f %16llu %16llu   %.6f / %.6f / %.6f\n",
-                        mp_fname[i], (unsigned long long)c, tsum[i],
-                        mpi_sum > 0 ? 100.0 * tsum[i] / mpi_sum : 0, c ? tsum[i] / (double)c * 1e6 : 0,
-                        -gcm[NF + i] * 1e6, (unsigned long long)g3[NF + i],
-                        (unsigned long long)g3[2 * NF + i], tmn[i], tsum[i] / P, tmx[i]);
-            }
-            if (mp_cfg.sites) {
-                fprintf(f, "\nCall sites by time (top %d of %d)\n", top < ng ? top : ng, ng);
-                fprintf(f, "  %4s  %-24s %10s %12s %6s %6s  %s\n", "#", "function", "calls", "time (s)",
-                        "%MPI", "ranks", "site");
-                for (int i = 0; i < ng && i < top; i++) {
-                    char sb[512];
-                    fprintf(f, "  %4d  %-24s %10llu %12.6f %6.2f %6d  %s\n", i + 1, mp_fname[gs[i].fid],
-                            (unsigned long long)gs[i].calls, gs[i].time,
-                            mpi_sum > 0 ? 100.0 * gs[i].time / mpi_sum : 0, gs[i].nranks,
-                            short_loc(gs[i].loc, sb, sizeof sb));
-                }
-                if (lost > 0)
-                    fprintf(f, "  (%.0f calls in sites beyond MICA_PROF_MAX_SITES are not shown)\n", lost);
-            }
-            fprintf(f, "\nMessage sizes (operations per size, all ranks; p2p: messages sent)\n");
-            fprintf(f, "  %-22s", "size");
-            for (int c = 1; c < MP_NCAT; c++)
-                fprintf(f, " %14s", cat_names[c]);
-            fprintf(f, "\n");
-            for (int b = 0; b < MP_NBUCKET; b++) {
-                int any = 0;
-                for (int c = 1; c < MP_NCAT; c++)
-                    any |= hg[c * MP_NBUCKET + b] != 0;
-                if (!any)
-                    continue;
-                char lb[64];
-                size_label(lb, sizeof lb, b);
-                fprintf(f, "  %-22s", lb);
-                for (int c = 1; c < MP_NCAT; c++)
-                    fprintf(f, " %14llu", (unsigned long long)hg[c * MP_NBUCKET + b]);
-                fprintf(f, "\n");
-            }
-            fprintf(f, "  %-22s", "total bytes");
-            for (int c = 1; c < MP_NCAT; c++)
-                fprintf(f, " %14llu", (unsigned long long)hg[MP_NCAT * MP_NBUCKET + c]);
-            fprintf(f, "\n");
-            fprintf(f, "\nPoint-to-point bytes sent (row: sender, column: receiver, MPI_COMM_WORLD ranks)\n");
-            if (P <= 16) {
-                for (int k = 0; k < 2; k++) {
-                    if (k)
-                        fprintf(f, "\nPoint-to-point messages sent\n");
-                    fprintf(f, "  %6s", "");
-                    for (int c = 0; c < P; c++)
-                        fprintf(f, " %12d", c);
-                    fprintf(f, "\n");
-                    for (int r = 0; r < P; r++) {
-                        fprintf(f, "  %6d", r);
-                        for (int c = 0; c < P; c++)
-                            fprintf(f, " %12llu", (unsigned long long)mat[(size_t)r * rn + (size_t)k * (P + 1) + c]);
-                        fprintf(f, "\n");
-                    }
-                }
-            } else {
-                fprintf(f, "  (%d ranks: see the JSON file for the full matrix; heaviest pairs:)\n", P);
-                for (int shown = 0; shown < top; shown++) {
-                    uint64_t best = 0;
-                    int br = -1, bc = -1;
-                    for (int r = 0; r < P; r++)
-                        for (int c = 0; c < P; c++) {
-                            uint64_t v = mat[(size_t)r * rn + c];
-                            if (v > best) {
-                                best = v;
-                                br = r;
-                                bc = c;
-                            }
-                        }
-                    if (br < 0)
-                        break;
-                    fprintf(f, "  %6d -> %-6d %16llu bytes %12llu messages\n", br, bc, (unsigned long long)best,
-                            (unsigned long long)mat[(size_t)br * rn + P + 1 + bc]);
-                    mat[(size_t)br * rn + bc] = 0;   /* restored below, for the JSON */
-                    hidden[shown] = (size_t)br * rn + bc;
-                    hval[shown] = best;
-                    nhidden = shown + 1;
-                }
-            }
-        }
-        for (int k = 0; k < nhidden; k++)
-            mat[hidden[k]] = hval[k];
-        free(hidden);
-        free(hval);
-        if (j) {
-            fprintf(j, "{\"tool\": \"mica-prof\", \"version\": 1, \"complete\": true, \"id\": ");
-            jstr(j, mp_st.id);
-            fprintf(j, ",\n \"command\": ");
-            jstr(j, cmd);
-            fprintf(j, ",\n \"mpi_library\": ");
-            jstr(j, lib);
-            fprintf(j, ",\n \"ranks\": %d, \"clock\": \"%s\", \"tick_rate\": %.0f, \"resets\": %d,\n",
-                    P, mp_use_tsc ? "tsc" : "monotonic", rate, mp_st.resets);
-            fprintf(j, " \"options\": {\"sites\": %s, \"depth\": %d, \"trace\": %s},\n",
-                    mp_cfg.sites ? "true" : "false", mp_cfg.depth, mp_cfg.trace ? "true" : "false");
-            fprintf(j, " \"run_time\": {\"min\": %.9f, \"mean\": %.9f, \"max\": %.9f},\n", run_min, run_sum / P, run_max);
-            fprintf(j, " \"collected_time\": {\"min\": %.9f, \"mean\": %.9f, \"max\": %.9f},\n", col_min, col_sum / P, col_max);
-            fprintf(j, " \"mpi_time\": {\"min\": %.9f, \"mean\": %.9f, \"max\": %.9f, \"total\": %.9f},\n",
-                    mpi_min, mpi_sum / P, mpi_max, mpi_sum);
-            fprintf(j, " \"mpi_percent\": {\"min\": %.4f, \"mean\": %.4f, \"max\": %.4f},\n", pct_min, pct_mean, pct_max);
-            fprintf(j, " \"per_rank\": [");
-            for (int r = 0; r < P; r++) {
-                rank_row *x = &rows[r];
-                fprintf(j, "%s\n  {\"rank\": %d, \"host\": ", r ? "," : "", r);
-                jstr(j, x->host);
-                fprintf(j, ", \"run_time\": %.9f, \"collected_time\": %.9f, \"mpi_time\": %.9f, \"calls\": %.0f, "
-                        "\"threads\": %.0f, \"sites_lost\": %.0f, \"events_lost\": %.0f}",
-                        x->run, x->collected, x->mpi, x->calls, x->threads, x->sites_lost, x->ev_lost);
-            }
-            fprintf(j, "],\n \"functions\": [");
-            for (int a = 0; a < na; a++) {
-                int i = order[a], ap = apos[i];
-                fprintf(j, "%s\n  {\"name\": \"%s\", \"calls\": %llu, \"time\": %.9f, \"bytes_sent\": %llu, "
-                        "\"bytes_recv\": %llu, \"time_min_call\": %.9f, \"time_max_call\": %.9f, "
-                        "\"rank_time\": {\"min\": %.9f, \"mean\": %.9f, \"max\": %.9f}, "
-                        "\"rank_calls\": {\"min\": %llu, \"max\": %llu},\n   \"per_rank_calls\": [",
-                        a ? "," : "", mp_fname[i], (unsigned long long)g3[i], tsum[i],
-                        (unsigned long long)g3[NF + i], (unsigned long long)g3[2 * NF + i],
-                        gcm[i] == DBL_MAX ? 0 : gcm[i], -gcm[NF + i], tmn[i], tsum[i] / P, tmx[i],
-                        (unsigned long long)cmin[i], (unsigned long long)cmax[i]);
-                for (int r = 0; r < P; r++)
-                    fprintf(j, "%s%llu", r ? ", " : "", (unsigned long long)gpc[(size_t)r * na + ap]);
-                fprintf(j, "], \"per_rank_time\": [");
-                for (int r = 0; r < P; r++)
-                    fprintf(j, "%s%.9f", r ? ", " : "", gpt[(size_t)r * na + ap]);
-                fprintf(j, "]}");
-            }
-            fprintf(j, "],\n \"sites\": [");
-            for (int i = 0; i < ng; i++) {
-                fprintf(j, "%s\n  {\"function\": \"%s\", \"calls\": %llu, \"time\": %.9f, \"time_min_call\": %.9f, "
-                        "\"time_max_call\": %.9f, \"bytes_sent\": %llu, \"bytes_recv\": %llu, \"ranks\": %d, "
-                        "\"rank_time\": {\"min\": %.9f, \"max\": %.9f}, \"location\": [",
-                        i ? "," : "", mp_fname[gs[i].fid], (unsigned long long)gs[i].calls, gs[i].time,
-                        gs[i].tmin, gs[i].tmax, (unsigned long long)gs[i].sent, (unsigned long long)gs[i].recv,
-                        gs[i].nranks, gs[i].rtmin, gs[i].rtmax);
-                char *s = gs[i].loc;
-                for (int k = 0; s; k++) {
-                    char *e = strchr(s, '\x1e');
-                    if (e)
-                        *e = 0;
-                    fprintf(j, "%s", k ? ", " : "");
-                    jstr(j, s);
-                    if (e)
-                        *e = '\x1e';
-                    s = e ? e + 1 : NULL;
-                }
-                fprintf(j, "]}");
-            }
-            fprintf(j, "],\n \"histograms\": {");
-            for (int c = 1; c < MP_NCAT; c++) {
-                fprintf(j, "%s\"%s\": {\"bytes\": %llu, \"buckets\": [", c > 1 ? ", " : "", cat_names[c],
-                        (unsigned long long)hg[MP_NCAT * MP_NBUCKET + c]);
-                int first = 1;
-                for (int b = 0; b < MP_NBUCKET; b++) {
-                    uint64_t v = hg[c * MP_NBUCKET + b];
-                    if (!v)
-                        continue;
-                    fprintf(j, "%s{\"lo\": %llu, \"hi\": %llu, \"count\": %llu}", first ? "" : ", ",
-                            (unsigned long long)(b ? (uint64_t)1 << (b - 1) : 0),
-                            (unsigned long long)(b == 0 ? 0 : b == 64 ? UINT64_MAX : ((uint64_t)1 << b) - 1),
-                            (unsigned long long)v);
-                    first = 0;
-                }
-                fprintf(j, "]}");
-            }
-            fprintf(j, "},\n \"matrix\": {\"bytes\": [");
-            for (int k = 0; k < 2; k++) {
-                if (k)
-                    fprintf(j, "],\n  \"messages\": [");
-                for (int r = 0; r < P; r++) {
-                    fprintf(j, "%s[", r ? ", " : "");
-                    for (int c = 0; c < P; c++)
-                        fprintf(j, "%s%llu", c ? ", " : "", (unsigned long long)mat[(size_t)r * rn + (size_t)k * (P + 1) + c]);
-                    fprintf(j, "]");
-                }
-            }
-            fprintf(j, "],\n  \"outside_bytes\": [");
-            for (int r = 0; r < P; r++)
-                fprintf(j, "%s%llu", r ? ", " : "", (unsigned long long)mat[(size_t)r * rn + P]);
-            fprintf(j, "], \"outside_messages\": [");
-            for (int r = 0; r < P; r++)
-                fprintf(j, "%s%llu", r ? ", " : "", (unsigned long long)mat[(size_t)r * rn + P + 1 + P]);
-            fprintf(j, "]}\n}\n");
-            fclose(j);
-        }
-        if (f)
-            fclose(f);
-        if (!mp_cfg.quiet)
-            fprintf(stderr, "mica-prof: wrote %s and %s\n", path, jpath);
-        free(gs);
-        free(order);
-        free(apos);
     }
-    free(u3);
-    free(g3);
-    free(cl);
-    free(cmin);
-    free(cmax);
-    free(tm);
-    free(tsum);
-    free(tmn);
-    free(tmx);
-    free(cm2);
-    free(gcm);
-    free(act);
-    free(pc);
-    free(pt);
-    free(gpc);
-    free(gpt);
-    free(rows);
-    free(row);
-    free(mat);
-    free(lens);
-    free(displs);
-    free(all);
+    return ng;
+}
+
+/* Rank 0: the call sites merged by (function, location), by time */
+static void job_merge_sites(job *J)
+{
+    int cnt = 0;
+    for (long i = 0; i < J->total; i++)
+        cnt += J->all[i] == '\n';
+    gsite *gs = calloc((size_t)cnt + 1, sizeof *gs);
+    int ng = parse_sites(J, gs);
+    qsort(gs, (size_t)ng, sizeof *gs, cmp_gsite_key);
+    int m = 0;
+    for (int i = 0; i < ng; i++) {
+        if (m > 0 && !cmp_gsite_key(&gs[m - 1], &gs[i])) {
+            gsite *d = &gs[m - 1];
+            d->calls += gs[i].calls;
+            d->sent += gs[i].sent;
+            d->recv += gs[i].recv;
+            d->time += gs[i].time;
+            d->nranks++;
+            if (gs[i].tmin < d->tmin)
+                d->tmin = gs[i].tmin;
+            if (gs[i].tmax > d->tmax)
+                d->tmax = gs[i].tmax;
+            if (gs[i].time < d->rtmin)
+                d->rtmin = gs[i].time;
+            if (gs[i].time > d->rtmax)
+                d->rtmax = gs[i].time;
+        } else {
+            gs[m++] = gs[i];
+        }
+    }
+    qsort(gs, (size_t)m, sizeof *gs, cmp_gsite_time);
+    J->gs = gs;
+    J->ng = m;
+}
+
+/* Rank 0: functions by time, the spreads over the ranks, and what the header says */
+static void job_summarize(job *J)
+{
+    int na = J->na;
+    g_time_sum = J->tsum;
+    J->order = malloc(sizeof(int) * (size_t)(na + 1));
+    memcpy(J->order, J->act, sizeof(int) * (size_t)na);
+    qsort(J->order, (size_t)na, sizeof(int), cmp_fid_time);
+    J->apos = malloc(sizeof(int) * (size_t)MP_NFUNC);
+    for (int a = 0; a < na; a++)
+        J->apos[J->act[a]] = a;
+
+    spread none = {DBL_MAX, 0, 0};
+    J->run = J->col = J->mpi = J->pct = none;
+    for (int r = 0; r < J->P; r++) {
+        const rank_row *x = &J->rows[r];
+        spread_add(&J->run, x->run);
+        spread_add(&J->col, x->collected);
+        spread_add(&J->mpi, x->mpi);
+        spread_add(&J->pct, x->collected > 0 ? 100.0 * x->mpi / x->collected : 0);
+        J->threads_max = (int)x->threads > J->threads_max ? (int)x->threads : J->threads_max;
+        J->lost += x->sites_lost;
+    }
+    /* the job's share, not the mean of the ranks' shares */
+    J->pct_mean = J->col.sum > 0 ? 100.0 * J->mpi.sum / J->col.sum : 0;
+
+    strcpy(J->lib, "unknown");
+#ifdef MP_HAVE_GET_LIBRARY_VERSION
+    int ll = 0;
+    PMPI_Get_library_version(J->lib, &ll);
+    J->lib[strcspn(J->lib, "\n")] = 0;
+    for (char *c = J->lib; *c; c++)
+        if (*c == '\t')
+            *c = ' ';
+#endif
+    time_t now = time(NULL);
+    strftime(J->written, sizeof J->written, "%Y-%m-%d %H:%M:%S", localtime(&now));
+    J->cmd = cmdline();
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The job's report as text                                                                  */
+
+static void text_summary(FILE *f, const job *J)
+{
+    int P = J->P;
+    fprintf(f, "mica-prof report\n");
+    fprintf(f, "  command      %s\n", J->cmd);
+    fprintf(f, "  MPI library  %s\n", J->lib);
+    fprintf(f, "  ranks        %d (threads recording per rank: up to %d)\n", P, J->threads_max);
+    fprintf(f, "  written      %s, job %s\n", J->written, mp_st.id);
+    fprintf(f, "  clock        %s (%.0f ticks/s)%s\n", mp_use_tsc ? "tsc" : "monotonic", J->rate,
+            mp_st.resets ? ", statistics reset by MPI_Pcontrol(2)" : "");
+    fprintf(f, "\nTime (s)                     min         mean          max\n");
+    fprintf(f, "  run time          %12.6f %12.6f %12.6f\n", J->run.min, J->run.sum / P, J->run.max);
+    fprintf(f, "  collected         %12.6f %12.6f %12.6f\n", J->col.min, J->col.sum / P, J->col.max);
+    fprintf(f, "  in MPI            %12.6f %12.6f %12.6f\n", J->mpi.min, J->mpi.sum / P, J->mpi.max);
+    fprintf(f, "  MPI %% of collected %11.2f%% %11.2f%% %11.2f%%\n", J->pct.min, J->pct_mean, J->pct.max);
+    fprintf(f, "\nPer rank\n  %5s  %-20s %12s %12s %12s %7s %12s\n", "rank", "host", "run (s)",
+            "collected", "MPI (s)", "MPI%", "calls");
+    for (int r = 0; r < P; r++) {
+        const rank_row *x = &J->rows[r];
+        fprintf(f, "  %5d  %-20.20s %12.6f %12.6f %12.6f %6.2f%% %12.0f\n", r, x->host, x->run,
+                x->collected, x->mpi, x->collected > 0 ? 100.0 * x->mpi / x->collected : 0, x->calls);
+    }
+}
+
+static void text_functions(FILE *f, const job *J)
+{
+    int top = mp_cfg.top, na = J->na, NF = MP_NFUNC;
+    double mpi_sum = J->mpi.sum;
+    fprintf(f, "\nFunctions by time (all ranks; top %d of %d called)\n", top < na ? top : na, na);
+    fprintf(f, "  %-28s %12s %12s %6s %12s %12s %16s %16s   %s\n", "function", "calls", "time (s)",
+            "%MPI", "mean (us)", "max (us)", "bytes sent", "bytes recv",
+            "time per rank min / mean / max (s)");
+    for (int a = 0; a < na && a < top; a++) {
+        int i = J->order[a];
+        uint64_t c = J->g3[i];
+        double t = J->tsum[i];
+        fprintf(f, "  %-28s %12llu %12.6f %6.2f %12.3f %12.3f %16llu %16llu   %.6f / %.6f / %.6f\n",
+                mp_fname[i], (unsigned long long)c, t, mpi_sum > 0 ? 100.0 * t / mpi_sum : 0,
+                c ? t / (double)c * 1e6 : 0, -J->gcm[NF + i] * 1e6, (unsigned long long)J->g3[NF + i],
+                (unsigned long long)J->g3[2 * NF + i], J->tmn[i], t / J->P, J->tmx[i]);
+    }
+}
+
+static void text_sites(FILE *f, const job *J)
+{
+    int top = mp_cfg.top, ng = J->ng;
+    double mpi_sum = J->mpi.sum;
+    fprintf(f, "\nCall sites by time (top %d of %d)\n", top < ng ? top : ng, ng);
+    fprintf(f, "  %4s  %-24s %10s %12s %6s %6s  %s\n", "#", "function", "calls", "time (s)",
+            "%MPI", "ranks", "site");
+    for (int i = 0; i < ng && i < top; i++) {
+        const gsite *g = &J->gs[i];
+        char sb[512];
+        fprintf(f, "  %4d  %-24s %10llu %12.6f %6.2f %6d  %s\n", i + 1, mp_fname[g->fid],
+                (unsigned long long)g->calls, g->time, mpi_sum > 0 ? 100.0 * g->time / mpi_sum : 0,
+                g->nranks, short_loc(g->loc, sb, sizeof sb));
+    }
+    if (J->lost > 0)
+        fprintf(f, "  (%.0f calls in sites beyond MICA_PROF_MAX_SITES are not shown)\n", J->lost);
+}
+
+static void text_sizes(FILE *f, const job *J)
+{
+    const uint64_t *hg = J->hg;
+    fprintf(f, "\nMessage sizes (operations per size, all ranks; p2p: messages sent)\n");
+    fprintf(f, "  %-22s", "size");
+    for (int c = 1; c < MP_NCAT; c++)
+        fprintf(f, " %14s", cat_names[c]);
+    fprintf(f, "\n");
+    for (int b = 0; b < MP_NBUCKET; b++) {
+        int any = 0;
+        for (int c = 1; c < MP_NCAT; c++)
+            any |= hg[c * MP_NBUCKET + b] != 0;
+        if (!any)
+            continue;
+        char lb[64];
+        size_label(lb, sizeof lb, b);
+        fprintf(f, "  %-22s", lb);
+        for (int c = 1; c < MP_NCAT; c++)
+            fprintf(f, " %14llu", (unsigned long long)hg[c * MP_NBUCKET + b]);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "  %-22s", "total bytes");
+    for (int c = 1; c < MP_NCAT; c++)
+        fprintf(f, " %14llu", (unsigned long long)hg[MP_NCAT * MP_NBUCKET + c]);
+    fprintf(f, "\n");
+}
+
+/* The heaviest pairs by bytes, equal bytes in row-major order. Each pass takes the largest entry
+ * that comes strictly after the one shown before in that order, so the matrix stays untouched. */
+static void text_top_pairs(FILE *f, const job *J)
+{
+    int P = J->P;
+    uint64_t prev = 0;
+    long prev_at = -1;
+    for (int shown = 0; shown < mp_cfg.top; shown++) {
+        uint64_t best = 0;
+        long at = -1;
+        for (int r = 0; r < P; r++)
+            for (int c = 0; c < P; c++) {
+                uint64_t v = mat_at(J, r, 0, c);
+                long i = (long)r * P + c;
+                if (prev_at >= 0 && (v > prev || (v == prev && i <= prev_at)))
+                    continue;       /* shown already */
+                if (v > best) {
+                    best = v;
+                    at = i;
+                }
+            }
+        if (at < 0)
+            break;
+        int br = (int)(at / P), bc = (int)(at % P);
+        fprintf(f, "  %6d -> %-6d %16llu bytes %12llu messages\n", br, bc, (unsigned long long)best,
+                (unsigned long long)mat_at(J, br, 1, bc));
+        prev = best;
+        prev_at = at;
+    }
+}
+
+static void text_matrix(FILE *f, const job *J)
+{
+    int P = J->P;
+    fprintf(f, "\nPoint-to-point bytes sent (row: sender, column: receiver, MPI_COMM_WORLD ranks)\n");
+    if (P > 16) {
+        fprintf(f, "  (%d ranks: see the JSON file for the full matrix; heaviest pairs:)\n", P);
+        text_top_pairs(f, J);
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (k)
+            fprintf(f, "\nPoint-to-point messages sent\n");
+        fprintf(f, "  %6s", "");
+        for (int c = 0; c < P; c++)
+            fprintf(f, " %12d", c);
+        fprintf(f, "\n");
+        for (int r = 0; r < P; r++) {
+            fprintf(f, "  %6d", r);
+            for (int c = 0; c < P; c++)
+                fprintf(f, " %12llu", (unsigned long long)mat_at(J, r, k, c));
+            fprintf(f, "\n");
+        }
+    }
+}
+
+static void write_text(FILE *f, const job *J)
+{
+    text_summary(f, J);
+    text_functions(f, J);
+    if (mp_cfg.sites)
+        text_sites(f, J);
+    text_sizes(f, J);
+    text_matrix(f, J);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The job's report as JSON                                                                  */
+
+static void json_summary(FILE *j, const job *J)
+{
+    int P = J->P;
+    fprintf(j, "{\"tool\": \"mica-prof\", \"version\": 1, \"complete\": true, \"id\": ");
+    jstr(j, mp_st.id);
+    fprintf(j, ",\n \"command\": ");
+    jstr(j, J->cmd);
+    fprintf(j, ",\n \"mpi_library\": ");
+    jstr(j, J->lib);
+    fprintf(j, ",\n \"ranks\": %d, \"clock\": \"%s\", \"tick_rate\": %.0f, \"resets\": %d,\n",
+            P, mp_use_tsc ? "tsc" : "monotonic", J->rate, mp_st.resets);
+    fprintf(j, " \"options\": {\"sites\": %s, \"depth\": %d, \"trace\": %s},\n",
+            mp_cfg.sites ? "true" : "false", mp_cfg.depth, mp_cfg.trace ? "true" : "false");
+    fprintf(j, " \"run_time\": {\"min\": %.9f, \"mean\": %.9f, \"max\": %.9f},\n",
+            J->run.min, J->run.sum / P, J->run.max);
+    fprintf(j, " \"collected_time\": {\"min\": %.9f, \"mean\": %.9f, \"max\": %.9f},\n",
+            J->col.min, J->col.sum / P, J->col.max);
+    fprintf(j, " \"mpi_time\": {\"min\": %.9f, \"mean\": %.9f, \"max\": %.9f, \"total\": %.9f},\n",
+            J->mpi.min, J->mpi.sum / P, J->mpi.max, J->mpi.sum);
+    fprintf(j, " \"mpi_percent\": {\"min\": %.4f, \"mean\": %.4f, \"max\": %.4f},\n",
+            J->pct.min, J->pct_mean, J->pct.max);
+    fprintf(j, " \"per_rank\": [");
+    for (int r = 0; r < P; r++) {
+        const rank_row *x = &J->rows[r];
+        fprintf(j, "%s\n  {\"rank\": %d, \"host\": ", r ? "," : "", r);
+        jstr(j, x->host);
+        fprintf(j, ", \"run_time\": %.9f, \"collected_time\": %.9f, \"mpi_time\": %.9f, \"calls\": %.0f, "
+                "\"threads\": %.0f, \"sites_lost\": %.0f, \"events_lost\": %.0f}",
+                x->run, x->collected, x->mpi, x->calls, x->threads, x->sites_lost, x->ev_lost);
+    }
+    fprintf(j, "]");
+}
+
+static void json_functions(FILE *j, const job *J)
+{
+    int P = J->P, na = J->na, NF = MP_NFUNC;
+    fprintf(j, ",\n \"functions\": [");
+    for (int a = 0; a < na; a++) {
+        int i = J->order[a], ap = J->apos[i];
+        fprintf(j, "%s\n  {\"name\": \"%s\", \"calls\": %llu, \"time\": %.9f, \"bytes_sent\": %llu, "
+                "\"bytes_recv\": %llu, \"time_min_call\": %.9f, \"time_max_call\": %.9f, "
+                "\"rank_time\": {\"min\": %.9f, \"mean\": %.9f, \"max\": %.9f}, "
+                "\"rank_calls\": {\"min\": %llu, \"max\": %llu},\n   \"per_rank_calls\": [",
+                a ? "," : "", mp_fname[i], (unsigned long long)J->g3[i], J->tsum[i],
+                (unsigned long long)J->g3[NF + i], (unsigned long long)J->g3[2 * NF + i],
+                J->gcm[i] == DBL_MAX ? 0 : J->gcm[i], -J->gcm[NF + i], J->tmn[i], J->tsum[i] / P, J->tmx[i],
+                (unsigned long long)J->cmin[i], (unsigned long long)J->cmax[i]);
+        for (int r = 0; r < P; r++)
+            fprintf(j, "%s%llu", r ? ", " : "", (unsigned long long)J->gpc[(size_t)r * na + ap]);
+        fprintf(j, "], \"per_rank_time\": [");
+        for (int r = 0; r < P; r++)
+            fprintf(j, "%s%.9f", r ? ", " : "", J->gpt[(size_t)r * na + ap]);
+        fprintf(j, "]}");
+    }
+    fprintf(j, "]");
+}
+
+static void json_sites(FILE *j, const job *J)
+{
+    fprintf(j, ",\n \"sites\": [");
+    for (int i = 0; i < J->ng; i++) {
+        const gsite *g = &J->gs[i];
+        fprintf(j, "%s\n  {\"function\": \"%s\", \"calls\": %llu, \"time\": %.9f, \"time_min_call\": %.9f, "
+                "\"time_max_call\": %.9f, \"bytes_sent\": %llu, \"bytes_recv\": %llu, \"ranks\": %d, "
+                "\"rank_time\": {\"min\": %.9f, \"max\": %.9f}, \"location\": [",
+                i ? "," : "", mp_fname[g->fid], (unsigned long long)g->calls, g->time,
+                g->tmin, g->tmax, (unsigned long long)g->sent, (unsigned long long)g->recv,
+                g->nranks, g->rtmin, g->rtmax);
+        /* one string per frame; the frames are separated by \x1e */
+        const char *s = g->loc;
+        for (int k = 0; s; k++) {
+            const char *e = strchr(s, '\x1e');
+            fprintf(j, "%s", k ? ", " : "");
+            jstr_n(j, s, e ? (size_t)(e - s) : strlen(s));
+            s = e ? e + 1 : NULL;
+        }
+        fprintf(j, "]}");
+    }
+    fprintf(j, "]");
+}
+
+static void json_histograms(FILE *j, const job *J)
+{
+    const uint64_t *hg = J->hg;
+    fprintf(j, ",\n \"histograms\": {");
+    for (int c = 1; c < MP_NCAT; c++) {
+        fprintf(j, "%s\"%s\": {\"bytes\": %llu, \"buckets\": [", c > 1 ? ", " : "", cat_names[c],
+                (unsigned long long)hg[MP_NCAT * MP_NBUCKET + c]);
+        int first = 1;
+        for (int b = 0; b < MP_NBUCKET; b++) {
+            uint64_t v = hg[c * MP_NBUCKET + b];
+            if (!v)
+                continue;
+            fprintf(j, "%s{\"lo\": %llu, \"hi\": %llu, \"count\": %llu}", first ? "" : ", ",
+                    (unsigned long long)(b ? (uint64_t)1 << (b - 1) : 0),
+                    (unsigned long long)(b == 0 ? 0 : b == 64 ? UINT64_MAX : ((uint64_t)1 << b) - 1),
+                    (unsigned long long)v);
+            first = 0;
+        }
+        fprintf(j, "]}");
+    }
+    fprintf(j, "}");
+}
+
+static void json_matrix(FILE *j, const job *J)
+{
+    int P = J->P;
+    fprintf(j, ",\n \"matrix\": {\"bytes\": [");
+    for (int k = 0; k < 2; k++) {
+        if (k)
+            fprintf(j, "],\n  \"messages\": [");
+        for (int r = 0; r < P; r++) {
+            fprintf(j, "%s[", r ? ", " : "");
+            for (int c = 0; c < P; c++)
+                fprintf(j, "%s%llu", c ? ", " : "", (unsigned long long)mat_at(J, r, k, c));
+            fprintf(j, "]");
+        }
+    }
+    fprintf(j, "],\n  \"outside_bytes\": [");
+    for (int r = 0; r < P; r++)
+        fprintf(j, "%s%llu", r ? ", " : "", (unsigned long long)mat_at(J, r, 0, P));
+    fprintf(j, "], \"outside_messages\": [");
+    for (int r = 0; r < P; r++)
+        fprintf(j, "%s%llu", r ? ", " : "", (unsigned long long)mat_at(J, r, 1, P));
+    fprintf(j, "]}");
+}
+
+static void write_json(FILE *j, const job *J)
+{
+    json_summary(j, J);
+    json_functions(j, J);
+    json_sites(j, J);
+    json_histograms(j, J);
+    json_matrix(j, J);
+    fprintf(j, "\n}\n");
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+/* Rank 0: the text and JSON files */
+static void job_write(const job *J)
+{
+    char path[2048], jpath[2048];
+    base_path(path, sizeof path, ".txt");
+    base_path(jpath, sizeof jpath, ".json");
+    mkdir(mp_cfg.dir, 0777);
+    FILE *f = fopen(path, "w");
+    FILE *j = fopen(jpath, "w");
+    if (f)
+        write_text(f, J);
+    if (j) {
+        write_json(j, J);
+        fclose(j);
+    }
+    if (f)
+        fclose(f);
+    if (!mp_cfg.quiet)
+        fprintf(stderr, "mica-prof: wrote %s and %s\n", path, jpath);
+}
+
+static void job_free(job *J)
+{
+    free(J->g3);
+    free(J->cmin);
+    free(J->cmax);
+    free(J->tsum);
+    free(J->tmn);
+    free(J->tmx);
+    free(J->gcm);
+    free(J->act);
+    free(J->gpc);
+    free(J->gpt);
+    free(J->rows);
+    free(J->mat);
+    free(J->all);
+    free(J->lens);
+    free(J->displs);
+    free(J->gs);
+    free(J->order);
+    free(J->apos);
+    memset(J, 0, sizeof *J);
+}
+
+void mp_report_final(void)
+{
+    job J;
+    job_gather(&J);
+    if (mp_cfg.trace)               /* a collective too: after the gathers, as on every rank */
+        write_trace(mp_st.comm, J.rank, J.P, J.rate);
+    if (J.rank == 0) {
+        job_merge_sites(&J);
+        job_summarize(&J);
+        job_write(&J);
+    }
+    job_free(&J);
 }
