@@ -29,6 +29,9 @@ NULL_OK_IN = {('MPI_Wait', 'request'), ('MPI_Test', 'request'), ('MPI_Request_ge
 NULLABLE_KINDS = {'STATUS', 'F08_STATUS', 'F90_STATUS', 'BUFFER', 'C_BUFFER', 'C_BUFFER2',
                   'C_BUFFER3', 'C_BUFFER4', 'ATTRIBUTE_VAL', 'ATTRIBUTE_VAL_10', 'ERROR_CODE',
                   'EXTRA_STATE', 'EXTRA_STATE2', 'ARGUMENT_LIST', 'STRING_ARRAY'}
+# Output buffers that may be null in some calls only; the core checks them (MPI_Info_get_string
+# asks for the value's length with buflen 0 and no buffer).
+NULLABLE_OUT = {('MPI_Info_get_string', 'value')}
 
 CHECKED = ('checked', 'anytime', 'large')
 
@@ -132,7 +135,7 @@ def checks(f, eo):
             continue
         status_in = p.kind == 'STATUS' and p.dir in ('in', 'inout')
         if (p.dir in ('out', 'inout') and p.kind not in NULLABLE_KINDS or status_in) \
-                and p.pointer and not p.array:
+                and p.pointer and not p.array and (f.name, p.name) not in NULLABLE_OUT:
             out.append('    if (MICA_UNLIKELY(!%s))\n' % p.name)
             out.append(fail % 'mica_error(MPI_ERR_ARG, "%s is NULL")' % p.name)
         if p.pointer or p.array or p.dir != 'in':

@@ -75,7 +75,7 @@ typedef struct mica_type mica_type_t;
 typedef struct mica_group mica_group_t;
 typedef struct mica_op mica_op_t;
 typedef struct mica_request mica_request_t;
-typedef struct mica_info { mica_obj_t obj; } mica_info_t;
+typedef struct mica_info mica_info_t;
 typedef struct mica_message { mica_obj_t obj; void *msg; } mica_message_t;  /* a matched message */
 typedef struct mica_file { mica_errobj_t eo; } mica_file_t;
 typedef struct mica_session { mica_errobj_t eo; } mica_session_t;

@@ -1,6 +1,7 @@
 /* The predefined objects, indexed by their standard-ABI handle values. */
 #include "core/comm.h"
 #include "core/group.h"
+#include "core/info.h"
 #include "core/op.h"
 #include "core/state.h"
 
@@ -29,6 +30,7 @@ mica_obj_t *mica_predefined[MICA_PREDEFINED_MAX] = {
     AT(MPI_ERRORS_RETURN) = &mica_errors_return.obj,
     AT(MPI_MESSAGE_NO_PROC) = &message_no_proc.obj,
     AT(MPI_GROUP_EMPTY) = &group_empty.obj,
+    AT(MPI_INFO_ENV) = &mica_info_env.obj,
 #define TYPE_(h, ...) AT(h) = &mica_type_##h.obj,
 #define OP_(h, i) AT(h) = &mica_op_##h.obj,
     MICA_PREDEFINED_TYPES(TYPE_) MICA_PAIR_TYPES(TYPE_) MICA_PREDEFINED_OPS(OP_)
