@@ -90,8 +90,8 @@ def insignificant(f, p):
         if buf in names:
             conds.append('%s != MPI_IN_PLACE' % buf)
         if 'root' in names and 'comm' in names and (
-                (p.name == 'recvtype' and 'Gather' in f.name) or
-                (p.name == 'sendtype' and 'Scatter' in f.name)):
+                (p.name == 'recvtype' and 'gather' in f.name.lower()) or
+                (p.name == 'sendtype' and 'scatter' in f.name.lower())):
             conds.append('comm_->rank == root')
     return ''.join(' && ' + c for c in conds)
 

@@ -253,8 +253,8 @@ int mica_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 }
 
 /* Alltoallw's datatype arrays come as handles: look each one up and check it. */
-static int lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts, const char *what,
-                        mica_type_t **out)
+int mica_coll_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
+                           const char *what, mica_type_t **out)
 {
     if (!in)
         return mica_error(MPI_ERR_ARG, "%s is NULL", what);
@@ -287,9 +287,9 @@ int mica_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     mica_type_t **types = malloc(2 * (size_t)n * sizeof *types);
     if (!types)
         return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", 2 * n);
-    rc = lookup_types(n, recvtypes, recvcounts, "recvtypes", types + n);
+    rc = mica_coll_lookup_types(n, recvtypes, recvcounts, "recvtypes", types + n);
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = lookup_types(n, sendtypes, sendcounts, "sendtypes", types);
+        rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", types);
     if (rc == MPI_SUCCESS) {
         mica_lock();
         rc = mica_coll_alltoallw(sendbuf, sendcounts, sdispls, types, recvbuf, recvcounts,

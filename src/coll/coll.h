@@ -20,10 +20,11 @@ enum mica_coll_tag {
 };
 
 /* MPI_Comm_create_group's messages travel on the parent's collective context with negative
- * tags (never MPI_ANY_TAG), one per user tag modulo 2^30, apart from every collective's. */
+ * tags below MPI_ANY_TAG (-2), one per user tag modulo 2^30, apart from every collective's
+ * (blocking ones use the small positive tags above, nonblocking ones those of coll/sched.h). */
 static inline int mica_coll_group_tag(int tag)
 {
-    return -2 - (tag & 0x3fffffff);
+    return MPI_ANY_TAG - 1 - (tag & 0x3fffffff);
 }
 
 /* Algorithm switch points (bytes of the whole message); the environment variable of the same
@@ -100,6 +101,11 @@ int mica_coll_no_mem(MPI_Count count, const mica_type_t *type);
 int mica_coll_check_type(const mica_type_t *type, const char *what);
 int mica_coll_check_op(const mica_op_t *op, const mica_type_t *type);
 int mica_coll_check_counts(int n, const MPI_Count *counts, const char *what);
+
+/* The datatypes of MPI_Alltoallw's `what` (sendtypes, recvtypes) as objects in out[n]: each must
+ * be committed, except where its count is zero (then any handle goes, and MPI_BYTE stands in). */
+int mica_coll_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
+                           const char *what, mica_type_t **out);
 
 /* The int arrays of the MPI_X forms, widened for the MPI_X_c core (malloc'd; *out is NULL if
  * `in` is NULL). Returns MPI_SUCCESS or MPI_ERR_NO_MEM. */

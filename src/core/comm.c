@@ -371,16 +371,29 @@ int mica_comm_create_group(mica_comm_t *comm, mica_group_t *group, int tag, MPI_
     return make_from_group(comm, group, ctx, newcomm);
 }
 
+void mica_comm_retain(mica_comm_t *comm)
+{
+    if (!is_predefined(comm))
+        __atomic_add_fetch(&comm->eo.obj.refs, 1, __ATOMIC_RELAXED);
+}
+
+void mica_comm_release(mica_comm_t *c)
+{
+    if (is_predefined(c) || __atomic_sub_fetch(&c->eo.obj.refs, 1, __ATOMIC_ACQ_REL))
+        return;
+    free(c->world);
+    free(c->bsend);
+    mica_errhandler_release(c->eo.errhandler);
+    mica_obj_free(c);
+}
+
 int mica_comm_free(MPI_Comm *comm)
 {
     mica_comm_t *c = mica_comm_lookup(*comm);
     if (is_predefined(c))
         return mica_error(MPI_ERR_COMM, "%s cannot be freed",
                           c == &mica_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
-    free(c->world);
-    free(c->bsend);
-    mica_errhandler_release(c->eo.errhandler);
-    mica_obj_free(c);
+    mica_comm_release(c);             /* pending nonblocking collectives may still hold it */
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

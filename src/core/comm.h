@@ -11,6 +11,7 @@ struct mica_comm {
     int *world;                       /* world rank of each rank (NULL: the identity) */
     uint32_t context;                 /* point-to-point context id; context + 1 for collectives */
     struct mica_bsend_buffer *bsend;  /* MPI_Comm_attach_buffer's, or NULL */
+    uint32_t coll_seq;                /* nonblocking collectives started so far (coll/sched.h) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -22,6 +23,11 @@ _Static_assert(offsetof(struct mica_comm, eo) == 0, "the error object comes firs
 #define MICA_CONTEXT_FIRST_FREE 4
 
 extern mica_comm_t mica_comm_world, mica_comm_self;
+
+/* A pending nonblocking collective keeps its communicator alive past MPI_Comm_free; the last
+ * release frees it. Predefined communicators are never freed. */
+void mica_comm_retain(mica_comm_t *comm);
+void mica_comm_release(mica_comm_t *comm);
 
 /* The world rank of `rank` in `comm`. */
 static inline int mica_comm_world_rank(const mica_comm_t *comm, int rank)

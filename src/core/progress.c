@@ -2,6 +2,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "coll/sched.h"
 #include "core/progress.h"
 #include "pt2pt/engine.h"
 
@@ -10,7 +11,10 @@ pthread_mutex_t mica_big_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int mica_progress(void)
 {
-    return mica_phase == MICA_ACTIVE ? mica_pt2pt_poll() : 0;
+    if (mica_phase != MICA_ACTIVE)
+        return 0;
+    int moved = mica_pt2pt_poll();
+    return mica_sched_poll() | moved;
 }
 
 /* How many idle polls spin before yielding: when every rank has a core of its own, a message

@@ -28,6 +28,8 @@ void mica_request_release(mica_request_t *r)
     r->scratch = NULL;
     if (r->type)                      /* a request keeps its datatype alive (MPI_Type_free) */
         mica_type_release(r->type);
+    if (r->kind == MICA_REQ_COLL)     /* ... and a collective's its communicator (MPI_Comm_free) */
+        mica_comm_release(r->comm);
     if (r->obj.fint) {                /* it has a Fortran index: let the arena forget it */
         mica_obj_free(r);
         return;

@@ -7,7 +7,8 @@
 #include "core/datatype.h"
 
 enum mica_req_kind {
-    MICA_REQ_SEND = 1, MICA_REQ_RECV, MICA_REQ_GREQ, MICA_REQ_NULL_PROC
+    MICA_REQ_SEND = 1, MICA_REQ_RECV, MICA_REQ_GREQ, MICA_REQ_NULL_PROC,
+    MICA_REQ_COLL                     /* a nonblocking collective (coll/sched.h) */
 };
 
 /* The byte count and the cancelled flag live in the status's internal fields. */

@@ -314,8 +314,12 @@ int mica_request_free(MPI_Request *request, mica_errobj_t **eo)
 
 int mica_cancel(MPI_Request *request, mica_errobj_t **eo)
 {
-    (void)eo;                         /* no request error to blame on a communicator */
     mica_request_t *r = mica_request_lookup(*request);
+    if (r->kind == MICA_REQ_COLL) {   /* raised on the collective's communicator */
+        *eo = &r->comm->eo;
+        return mica_error(MPI_ERR_REQUEST, "request is a nonblocking collective's, which cannot "
+                          "be cancelled");
+    }
     mica_lock();
     if (r->kind == MICA_REQ_RECV)
         mica_pt2pt_cancel_recv(r);

@@ -1,0 +1,715 @@
+/* The nonblocking collectives (MPI_Ibarrier ... MPI_Iexscan) on intracommunicators: each builds
+ * its schedule (sched.h) when called and returns it as a request. Simple algorithms, chosen to
+ * be correct and to keep few messages in flight per process:
+ *   barrier           dissemination, ceil(log2 p) rounds
+ *   bcast             binomial tree
+ *   reduce            binomial tree (rooted at 0 and then sent to the root for non-commutative
+ *                     operations, so the operands are combined in rank order)
+ *   allreduce         reduce to 0, then bcast
+ *   reduce_scatter    reduce to 0 of the whole vector, then scatterv
+ *   gather, scatter   linear, at the root
+ *   allgather(v)      every block straight to every process
+ *   alltoall(v,w)     every block straight to its process
+ *   scan, exscan      a chain in rank order
+ * The argument checks are those of the blocking forms. */
+#include <stdlib.h>
+
+#include "coll/sched.h"
+#include "core/errors.h"
+#include "core/progress.h"
+#include "core_api.h"
+
+/* --- the schedules -------------------------------------------------------------------------- */
+
+static void build_barrier(mica_sched_t *s, mica_comm_t *comm)
+{
+    int size = comm->size, rank = comm->rank;
+    mica_type_t *byte = &mica_type_MPI_BYTE;
+    for (int k = 1; k < size; k <<= 1) {
+        mica_sched_send(s, NULL, 0, byte, (rank + k) % size);
+        mica_sched_recv(s, NULL, 0, byte, (rank - k + size) % size);
+        mica_sched_barrier(s);
+    }
+}
+
+static void build_bcast(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type, int root,
+                        mica_comm_t *comm)
+{
+    int size = comm->size, rank = comm->rank, vrank = (rank - root + size) % size, mask = 1;
+    if (size == 1 || count * type->size == 0)
+        return;
+    for (; mask < size; mask <<= 1)
+        if (vrank & mask) {
+            mica_sched_recv(s, buf, count, type, (rank - mask + size) % size);
+            mica_sched_barrier(s);
+            break;
+        }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vrank + mask < size)
+            mica_sched_send(s, buf, count, type, (rank + mask) % size);
+}
+
+/* The reduction of every process's `input` into `rbuf` at `root` (input == rbuf there for
+ * MPI_IN_PLACE). Whatever comes from lower ranks stays on the left of the operator. */
+static void build_reduce(mica_sched_t *s, const void *input, void *rbuf, MPI_Count count,
+                         mica_type_t *type, mica_op_t *op, int root, mica_comm_t *comm)
+{
+    int size = comm->size, rank = comm->rank;
+    if (size == 1 || count * type->size == 0) {
+        if (rank == root && input != rbuf)
+            mica_sched_copy(s, input, count, type, rbuf, count, type);
+        return;
+    }
+    int tree_root = op->commutative ? root : 0, vrank = (rank - tree_root + size) % size;
+    void *acc, *tmp = NULL;
+    if (rank == root && rank == tree_root) {
+        acc = rbuf;
+        if (input != rbuf)
+            mica_sched_copy(s, input, count, type, rbuf, count, type);
+    } else {
+        acc = mica_sched_tmp(s, count, type);
+        mica_sched_copy(s, input, count, type, acc, count, type);
+    }
+    for (int mask = 1; mask < size; mask <<= 1) {
+        if (vrank & mask) {
+            mica_sched_send(s, acc, count, type, (vrank - mask + tree_root) % size);
+            mica_sched_barrier(s);
+            break;
+        }
+        if ((vrank | mask) >= size)
+            continue;
+        if (!tmp)
+            tmp = mica_sched_tmp(s, count, type);
+        mica_sched_recv(s, tmp, count, type, ((vrank | mask) + tree_root) % size);
+        mica_sched_barrier(s);
+        if (op->commutative) {
+            mica_sched_reduce(s, tmp, acc, count, type, op);
+        } else {                      /* acc holds the lower ranks: acc op tmp, into tmp */
+            mica_sched_reduce(s, acc, tmp, count, type, op);
+            void *t = acc;
+            acc = tmp, tmp = t;
+        }
+    }
+    if (root != tree_root) {
+        if (rank == tree_root)
+            mica_sched_send(s, acc, count, type, root);
+        else if (rank == root)
+            mica_sched_recv(s, rbuf, count, type, tree_root);
+    } else if (rank == root && acc != rbuf) {
+        mica_sched_copy(s, acc, count, type, rbuf, count, type);
+    }
+}
+
+/* Block i of a gather's receive buffer or a scatter's send buffer: counts[i] elements at
+ * element displs[i] (counts NULL: `count` each, at i * count). */
+static void *block_at(const void *buf, MPI_Count count, const MPI_Count *counts,
+                      const MPI_Aint *displs, mica_type_t *type, int i, MPI_Count *n)
+{
+    *n = counts ? counts[i] : count;
+    return mica_coll_at(buf, counts ? displs[i] : i * count, type);
+}
+
+static void build_gather(mica_sched_t *s, const void *sbuf, MPI_Count scount, mica_type_t *stype,
+                         void *rbuf, MPI_Count rcount, const MPI_Count *rcounts,
+                         const MPI_Aint *displs, mica_type_t *rtype, int root, mica_comm_t *comm)
+{
+    if (comm->rank != root) {
+        mica_sched_send(s, sbuf, scount, stype, root);
+        return;
+    }
+    for (int i = 0; i < comm->size; i++) {
+        MPI_Count n;
+        void *at = block_at(rbuf, rcount, rcounts, displs, rtype, i, &n);
+        if (i != root)
+            mica_sched_recv(s, at, n, rtype, i);
+        else if (sbuf != MPI_IN_PLACE)
+            mica_sched_copy(s, sbuf, scount, stype, at, n, rtype);
+    }
+}
+
+static void build_scatter(mica_sched_t *s, const void *sbuf, MPI_Count scount,
+                          const MPI_Count *scounts, const MPI_Aint *displs, mica_type_t *stype,
+                          void *rbuf, MPI_Count rcount, mica_type_t *rtype, int root,
+                          mica_comm_t *comm)
+{
+    if (comm->rank != root) {
+        mica_sched_recv(s, rbuf, rcount, rtype, root);
+        return;
+    }
+    for (int i = 0; i < comm->size; i++) {
+        MPI_Count n;
+        void *at = block_at(sbuf, scount, scounts, displs, stype, i, &n);
+        if (i != root)
+            mica_sched_send(s, at, n, stype, i);
+        else if (rbuf != MPI_IN_PLACE)
+            mica_sched_copy(s, at, n, stype, rbuf, rcount, rtype);
+    }
+}
+
+static void build_allgather(mica_sched_t *s, const void *sbuf, MPI_Count scount,
+                            mica_type_t *stype, void *rbuf, MPI_Count rcount,
+                            const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
+                            mica_comm_t *comm)
+{
+    int size = comm->size, rank = comm->rank;
+    MPI_Count mine;
+    void *own = block_at(rbuf, rcount, rcounts, displs, rtype, rank, &mine);
+    if (sbuf != MPI_IN_PLACE) {
+        mica_sched_copy(s, sbuf, scount, stype, own, mine, rtype);
+    } else {                          /* our block goes out from where it is */
+        sbuf = own;
+        scount = mine;
+        stype = rtype;
+    }
+    for (int k = 1; k < size; k++) {
+        int to = (rank + k) % size, from = (rank - k + size) % size;
+        MPI_Count n;
+        void *at = block_at(rbuf, rcount, rcounts, displs, rtype, from, &n);
+        mica_sched_recv(s, at, n, rtype, from);
+        mica_sched_send(s, sbuf, scount, stype, to);
+    }
+}
+
+/* The three all-to-alls: block i of a buffer is counts[i] (or count) elements of types[i] (or
+ * type) at byte displacement displs[i] (bytes) or element displacement displs[i] (or i * count). */
+typedef struct {
+    const void *buf;
+    MPI_Count count;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
+    mica_type_t *type;
+    mica_type_t *const *types;
+    int bytes;
+} side_t;
+
+static void *side_block(const side_t *b, int i, MPI_Count *n, mica_type_t **type)
+{
+    *type = b->types ? b->types[i] : b->type;
+    *n = b->counts ? b->counts[i] : b->count;
+    if (b->bytes)
+        return (char *)b->buf + b->displs[i];
+    return mica_coll_at(b->buf, b->counts ? b->displs[i] : i * b->count, *type);
+}
+
+static void build_alltoall(mica_sched_t *s, const side_t *snd, const side_t *rcv,
+                           mica_comm_t *comm)
+{
+    int size = comm->size, rank = comm->rank, in_place = snd->buf == MPI_IN_PLACE;
+    for (int k = 1; k < size; k++) {
+        int from = (rank - k + size) % size, to = (rank + k) % size;
+        MPI_Count n;
+        mica_type_t *t;
+        void *at = side_block(rcv, to, &n, &t);
+        if (in_place) {               /* what goes out is copied before anything comes in */
+            MPI_Count bytes;
+            void *copy = mica_sched_packed(s, at, n, t, &bytes);
+            mica_sched_send(s, copy, bytes, &mica_type_MPI_BYTE, to);
+        } else {
+            void *from_at = side_block(snd, to, &n, &t);
+            mica_sched_send(s, from_at, n, t, to);
+        }
+        at = side_block(rcv, from, &n, &t);
+        mica_sched_recv(s, at, n, t, from);
+    }
+    if (!in_place) {
+        MPI_Count sn, rn;
+        mica_type_t *st, *rt;
+        void *sat = side_block(snd, rank, &sn, &st), *rat = side_block(rcv, rank, &rn, &rt);
+        mica_sched_copy(s, sat, sn, st, rat, rn, rt);
+    }
+}
+
+static void build_reduce_scatter(mica_sched_t *s, const void *sbuf, void *rbuf,
+                                 const MPI_Count *rcounts, mica_type_t *type, mica_op_t *op,
+                                 mica_comm_t *comm)
+{
+    int size = comm->size, rank = comm->rank;
+    MPI_Count total = 0;
+    for (int i = 0; i < size; i++)
+        total += rcounts[i];
+    const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    void *all = rank == 0 ? mica_sched_tmp(s, total, type) : NULL;
+    build_reduce(s, input, all, total, type, op, 0, comm);
+    mica_sched_barrier(s);
+    if (rank != 0) {
+        mica_sched_recv(s, rbuf, rcounts[rank], type, 0);
+        return;
+    }
+    MPI_Count at = 0;
+    for (int i = 0; i < size; i++) {
+        void *block = mica_coll_at(all, at, type);
+        if (i == 0)
+            mica_sched_copy(s, block, rcounts[0], type, rbuf, rcounts[0], type);
+        else
+            mica_sched_send(s, block, rcounts[i], type, i);
+        at += rcounts[i];
+    }
+}
+
+/* Rank r receives the reduction over ranks 0 .. r-1 from r - 1, combines, passes it on. */
+static void build_scan(mica_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                       mica_type_t *type, mica_op_t *op, int exclusive, mica_comm_t *comm)
+{
+    int size = comm->size, rank = comm->rank;
+    const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    if (!exclusive && sbuf != MPI_IN_PLACE)
+        mica_sched_copy(s, sbuf, count, type, rbuf, count, type);
+    if (size == 1 || count * type->size == 0)
+        return;
+    if (!exclusive) {
+        if (rank > 0) {
+            void *prefix = mica_sched_tmp(s, count, type);
+            mica_sched_recv(s, prefix, count, type, rank - 1);
+            mica_sched_barrier(s);
+            mica_sched_reduce(s, prefix, rbuf, count, type, op);
+        }
+        if (rank < size - 1)
+            mica_sched_send(s, rbuf, count, type, rank + 1);
+        return;
+    }
+    if (rank == 0) {
+        mica_sched_send(s, input, count, type, 1);
+        return;
+    }
+    void *mine = NULL;
+    if (rank < size - 1) {            /* kept before the prefix lands in rbuf (MPI_IN_PLACE) */
+        mine = mica_sched_tmp(s, count, type);
+        mica_sched_copy(s, input, count, type, mine, count, type);
+    }
+    mica_sched_recv(s, rbuf, count, type, rank - 1);
+    mica_sched_barrier(s);
+    if (mine) {
+        mica_sched_reduce(s, rbuf, mine, count, type, op);
+        mica_sched_send(s, mine, count, type, rank + 1);
+    }
+}
+
+/* --- argument checks (as the blocking forms') ------------------------------------------------ */
+
+static int check_rooted(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                        mica_type_t *recvtype, int root, mica_comm_t *comm, int gather)
+{
+    /* A gather's send side and a scatter's receive side are significant everywhere (but at an
+     * MPI_IN_PLACE root); the other side only at the root. */
+    const void *everywhere_buf = gather ? sendbuf : recvbuf;
+    const void *root_buf = gather ? recvbuf : sendbuf;
+    mica_type_t *everywhere_type = gather ? sendtype : recvtype;
+    mica_type_t *root_type = gather ? recvtype : sendtype;
+    const char *ename = gather ? "sendbuf" : "recvbuf", *rname = gather ? "recvbuf" : "sendbuf";
+    int rc = MPI_SUCCESS;
+    if (everywhere_buf != MPI_IN_PLACE)
+        rc = mica_coll_check_type(everywhere_type, gather ? "sendtype" : "recvtype");
+    else if (comm->rank != root)
+        rc = mica_error(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE on rank %d, which is not the root "
+                        "(%d)", ename, comm->rank, root);
+    if (rc == MPI_SUCCESS && comm->rank == root) {
+        rc = mica_coll_check_type(root_type, gather ? "recvtype" : "sendtype");
+        if (rc == MPI_SUCCESS && root_buf == MPI_IN_PLACE)
+            rc = mica_error(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE: only %s may be", rname, ename);
+    }
+    return rc;
+}
+
+static int check_all(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                     mica_type_t *recvtype)
+{
+    int rc = sendbuf == MPI_IN_PLACE ? MPI_SUCCESS : mica_coll_check_type(sendtype, "sendtype");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_type(recvtype, "recvtype");
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
+    return rc;
+}
+
+/* `aliased`: sendbuf == recvbuf matters here (the root of a reduce, everyone otherwise). */
+static int check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count,
+                           mica_type_t *type, mica_op_t *op, int aliased)
+{
+    int rc = mica_coll_check_op(op, type);
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
+    if (rc == MPI_SUCCESS && aliased && sendbuf == recvbuf && count > 0)
+        rc = mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
+                        "MPI_IN_PLACE as sendbuf");
+    return rc;
+}
+
+static int check_v(const MPI_Count *counts, const void *displs, int n, const char *cname,
+                   const char *dname)
+{
+    int rc = mica_coll_check_counts(n, counts, cname);
+    if (rc == MPI_SUCCESS && !displs)
+        rc = mica_error(MPI_ERR_ARG, "%s is NULL", dname);
+    return rc;
+}
+
+/* --- entry points ------------------------------------------------------------------------------ */
+
+/* Start a schedule with the lock held: the last argument is the statement that fills `s_`. */
+#define START(comm, request, ...)                                                          \
+    do {                                                                                     \
+        mica_lock();                                                                         \
+        mica_sched_t *s_ = mica_sched_new(comm);                                             \
+        if (s_) {                                                                            \
+            __VA_ARGS__;                                                                     \
+        }                                                                                    \
+        int rc_ = mica_sched_start(s_, request);                                             \
+        mica_unlock();                                                                       \
+        return rc_;                                                                          \
+    } while (0)
+
+int mica_ibarrier(mica_comm_t *comm, MPI_Request *request)
+{
+    START(comm, request, build_barrier(s_, comm));
+}
+
+int mica_ibcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
+                  mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = mica_coll_check_type(datatype, "datatype");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (buffer == MPI_IN_PLACE)
+        return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Ibcast does not "
+                          "allow");
+    START(comm, request, build_bcast(s_, buffer, count, datatype, root, comm));
+}
+
+int mica_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
+                   mica_op_t *op, int root, mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
+    if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
+        rc = mica_error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE on rank %d, which is not the "
+                        "root (%d)", comm->rank, root);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    START(comm, request, build_reduce(s_, input, recvbuf, count, datatype, op, root, comm));
+}
+
+int mica_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
+                      mica_op_t *op, mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    START(comm, request, {
+        build_reduce(s_, input, recvbuf, count, datatype, op, 0, comm);
+        mica_sched_barrier(s_);
+        build_bcast(s_, recvbuf, count, datatype, 0, comm);
+    });
+}
+
+int mica_igather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                   void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, int root,
+                   mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    START(comm, request, build_gather(s_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+                                      NULL, recvtype, root, comm));
+}
+
+int mica_igatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                    mica_type_t *recvtype, int root, mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
+    if (rc == MPI_SUCCESS && comm->rank == root)
+        rc = check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    START(comm, request, build_gather(s_, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                                      displs, recvtype, root, comm));
+}
+
+int mica_igatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], mica_type_t *recvtype, int root,
+                  mica_comm_t *comm, MPI_Request *request)
+{
+    MPI_Count *c = NULL;
+    MPI_Aint *d = NULL;
+    int rc = MPI_SUCCESS;
+    if (comm->rank == root) {
+        rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
+        if (rc == MPI_SUCCESS)
+            rc = mica_coll_widen_displs(comm->size, displs, &d);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = mica_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, root, comm,
+                             request);
+    free(c);
+    free(d);
+    return rc;
+}
+
+int mica_iscatter_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                    void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, int root,
+                    mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    START(comm, request, build_scatter(s_, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
+                                       recvcount, recvtype, root, comm));
+}
+
+int mica_iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                     mica_type_t *sendtype, void *recvbuf, MPI_Count recvcount,
+                     mica_type_t *recvtype, int root, mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
+    if (rc == MPI_SUCCESS && comm->rank == root)
+        rc = check_v(sendcounts, displs, comm->size, "sendcounts", "displs");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    START(comm, request, build_scatter(s_, sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
+                                       recvcount, recvtype, root, comm));
+}
+
+int mica_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   mica_type_t *sendtype, void *recvbuf, int recvcount, mica_type_t *recvtype,
+                   int root, mica_comm_t *comm, MPI_Request *request)
+{
+    MPI_Count *c = NULL;
+    MPI_Aint *d = NULL;
+    int rc = MPI_SUCCESS;
+    if (comm->rank == root) {
+        rc = mica_coll_widen_counts(comm->size, sendcounts, &c);
+        if (rc == MPI_SUCCESS)
+            rc = mica_coll_widen_displs(comm->size, displs, &d);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = mica_iscatterv_c(sendbuf, c, d, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                              request);
+    free(c);
+    free(d);
+    return rc;
+}
+
+int mica_iallgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                      void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
+                      mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = check_all(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    START(comm, request, build_allgather(s_, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                         NULL, NULL, recvtype, comm));
+}
+
+int mica_iallgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = check_all(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc == MPI_SUCCESS)
+        rc = check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    START(comm, request, build_allgather(s_, sendbuf, sendcount, sendtype, recvbuf, 0,
+                                         recvcounts, displs, recvtype, comm));
+}
+
+int mica_iallgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], mica_type_t *recvtype,
+                     mica_comm_t *comm, MPI_Request *request)
+{
+    MPI_Count *c;
+    MPI_Aint *d = NULL;
+    int rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_widen_displs(comm->size, displs, &d);
+    if (rc == MPI_SUCCESS)
+        rc = mica_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, comm,
+                                request);
+    free(c);
+    free(d);
+    return rc;
+}
+
+int mica_ialltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                     void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
+                     mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = check_all(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    side_t snd = {.buf = sendbuf, .count = sendcount, .type = sendtype};
+    side_t rcv = {.buf = recvbuf, .count = recvcount, .type = recvtype};
+    START(comm, request, build_alltoall(s_, &snd, &rcv, comm));
+}
+
+static int check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
+                           const MPI_Aint *sdispls, const MPI_Count *recvcounts,
+                           const MPI_Aint *rdispls, int n)
+{
+    int rc = MPI_SUCCESS;
+    if (sendbuf != MPI_IN_PLACE)
+        rc = check_v(sendcounts, sdispls, n, "sendcounts", "sdispls");
+    if (rc == MPI_SUCCESS)
+        rc = check_v(recvcounts, rdispls, n, "recvcounts", "rdispls");
+    return rc;
+}
+
+int mica_ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      mica_type_t *sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
+                      MPI_Request *request)
+{
+    int rc = check_all(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc == MPI_SUCCESS)
+        rc = check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm->size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    side_t snd = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .type = sendtype};
+    side_t rcv = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls, .type = recvtype};
+    START(comm, request, build_alltoall(s_, &snd, &rcv, comm));
+}
+
+int mica_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
+                    MPI_Request *request)
+{
+    int n = comm->size, rc = MPI_SUCCESS;
+    MPI_Count *sc = NULL, *rc_ = NULL;
+    MPI_Aint *sd = NULL, *rd = NULL;
+    if (sendbuf != MPI_IN_PLACE) {
+        rc = mica_coll_widen_counts(n, sendcounts, &sc);
+        if (rc == MPI_SUCCESS)
+            rc = mica_coll_widen_displs(n, sdispls, &sd);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_widen_counts(n, recvcounts, &rc_);
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_widen_displs(n, rdispls, &rd);
+    if (rc == MPI_SUCCESS)
+        rc = mica_ialltoallv_c(sendbuf, sc, sd, sendtype, recvbuf, rc_, rd, recvtype, comm,
+                               request);
+    free(sc), free(sd), free(rc_), free(rd);
+    return rc;
+}
+
+int mica_ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm,
+                      MPI_Request *request)
+{
+    int n = comm->size;
+    int rc = MPI_SUCCESS;             /* the datatypes are checked as they are looked up */
+    if (recvbuf == MPI_IN_PLACE)
+        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
+    if (rc == MPI_SUCCESS)
+        rc = check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_type_t **types = malloc(2 * (size_t)n * sizeof *types);
+    if (!types)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", 2 * n);
+    rc = mica_coll_lookup_types(n, recvtypes, recvcounts, "recvtypes", types + n);
+    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
+        rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", types);
+    if (rc == MPI_SUCCESS) {
+        /* The schedule keeps the datatypes it uses; the table is needed only to build it. */
+        side_t snd = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .types = types,
+                      .bytes = 1};
+        side_t rcv = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls,
+                      .types = types + n, .bytes = 1};
+        mica_lock();
+        mica_sched_t *s = mica_sched_new(comm);
+        if (s)
+            build_alltoall(s, &snd, &rcv, comm);
+        rc = mica_sched_start(s, request);
+        mica_unlock();
+    }
+    free(types);
+    return rc;
+}
+
+int mica_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm,
+                    MPI_Request *request)
+{
+    int n = comm->size, rc = MPI_SUCCESS;
+    MPI_Count *sc = NULL, *rc_ = NULL;
+    MPI_Aint *sd = NULL, *rd = NULL;
+    if (sendbuf != MPI_IN_PLACE) {
+        rc = mica_coll_widen_counts(n, sendcounts, &sc);
+        if (rc == MPI_SUCCESS)
+            rc = mica_coll_widen_displs(n, sdispls, &sd);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_widen_counts(n, recvcounts, &rc_);
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_widen_displs(n, rdispls, &rd);
+    if (rc == MPI_SUCCESS)
+        rc = mica_ialltoallw_c(sendbuf, sc, sd, sendtypes, recvbuf, rc_, rd, recvtypes, comm,
+                               request);
+    free(sc), free(sd), free(rc_), free(rd);
+    return rc;
+}
+
+int mica_ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                           mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
+                           MPI_Request *request)
+{
+    int rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
+    if (rc == MPI_SUCCESS)
+        rc = check_reduction(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op, 1);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    START(comm, request, build_reduce_scatter(s_, sendbuf, recvbuf, recvcounts, datatype, op,
+                                              comm));
+}
+
+int mica_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
+                         MPI_Request *request)
+{
+    MPI_Count *c;
+    int rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
+    if (rc == MPI_SUCCESS)
+        rc = mica_ireduce_scatter_c(sendbuf, recvbuf, c, datatype, op, comm, request);
+    free(c);
+    return rc;
+}
+
+int mica_ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                 mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
+                                 MPI_Request *request)
+{
+    MPI_Count *counts = malloc((size_t)comm->size * sizeof *counts);
+    if (!counts)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", comm->size);
+    for (int i = 0; i < comm->size; i++)
+        counts[i] = recvcount;
+    int rc = mica_ireduce_scatter_c(sendbuf, recvbuf, counts, datatype, op, comm, request);
+    free(counts);
+    return rc;
+}
+
+static int iscan(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
+                 mica_op_t *op, mica_comm_t *comm, int exclusive, MPI_Request *request)
+{
+    int rc = check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    START(comm, request, build_scan(s_, sendbuf, recvbuf, count, datatype, op, exclusive, comm));
+}
+
+int mica_iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
+                 mica_op_t *op, mica_comm_t *comm, MPI_Request *request)
+{
+    return iscan(sendbuf, recvbuf, count, datatype, op, comm, 0, request);
+}
+
+int mica_iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
+                   mica_op_t *op, mica_comm_t *comm, MPI_Request *request)
+{
+    return iscan(sendbuf, recvbuf, count, datatype, op, comm, 1, request);
+}
