@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "coll/coll.h"
+#include "core/attr.h"
 #include "core/comm.h"
 #include "core/errors.h"
 #include "core/group.h"
@@ -153,6 +154,16 @@ static int make(mica_comm_t *parent, uint32_t context, int size, int rank, int *
     return MPI_SUCCESS;
 }
 
+/* A communicator's memory, once nothing refers to it (its attributes are gone). */
+static void destroy(mica_comm_t *c)
+{
+    free(c->world);
+    free(c->bsend);
+    mica_errhandler_release(c->eo.errhandler);
+    mica_obj_free(c);
+}
+
+/* The duplicate carries the attributes that their copy callbacks copy. */
 static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
 {
     uint32_t ctx;
@@ -164,7 +175,16 @@ static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
     int *world = NULL;
     if (comm->world && !(world = world_ranks(comm)))
         return mica_error(MPI_ERR_NO_MEM, "no memory for a new communicator");
-    return make(comm, ctx, comm->size, comm->rank, world, newcomm);
+    rc = make(comm, ctx, comm->size, comm->rank, world, newcomm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_comm_t *c = mica_comm_lookup(*newcomm);
+    rc = mica_attr_copy_all(comm->eo.obj.handle, &comm->attrs, c->eo.obj.handle, &c->attrs);
+    if (rc != MPI_SUCCESS) {
+        destroy(c);
+        *newcomm = MPI_COMM_NULL;
+    }
+    return rc;
 }
 
 int mica_comm_dup(mica_comm_t *comm, MPI_Comm *newcomm)
@@ -377,10 +397,11 @@ int mica_comm_free(MPI_Comm *comm)
     if (is_predefined(c))
         return mica_error(MPI_ERR_COMM, "%s cannot be freed",
                           c == &mica_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
-    free(c->world);
-    free(c->bsend);
-    mica_errhandler_release(c->eo.errhandler);
-    mica_obj_free(c);
+    /* The delete callbacks run first, and any of them can refuse: then nothing is freed. */
+    int rc = mica_attr_delete_all(c->eo.obj.handle, &c->attrs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    destroy(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
