@@ -16,6 +16,7 @@
 #include "core/group.h"
 #include "core/progress.h"
 #include "core_api.h"
+#include "topo/topo.h"
 
 void mica_errhandler_release(mica_errhandler_t *eh);
 
@@ -164,7 +165,14 @@ static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
     int *world = NULL;
     if (comm->world && !(world = world_ranks(comm)))
         return mica_error(MPI_ERR_NO_MEM, "no memory for a new communicator");
-    return make(comm, ctx, comm->size, comm->rank, world, newcomm);
+    rc = make(comm, ctx, comm->size, comm->rank, world, newcomm);
+    if (rc != MPI_SUCCESS || !comm->topo)
+        return rc;
+    /* A duplicate has the same topology; a failed copy leaves no half-made communicator. */
+    rc = mica_topo_copy(comm->topo, &mica_comm_lookup(*newcomm)->topo);
+    if (rc != MPI_SUCCESS)
+        mica_comm_free(newcomm);
+    return rc;
 }
 
 int mica_comm_dup(mica_comm_t *comm, MPI_Comm *newcomm)
@@ -379,6 +387,7 @@ int mica_comm_free(MPI_Comm *comm)
                           c == &mica_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
     free(c->world);
     free(c->bsend);
+    mica_topo_free(c->topo);
     mica_errhandler_release(c->eo.errhandler);
     mica_obj_free(c);
     *comm = MPI_COMM_NULL;

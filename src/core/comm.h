@@ -11,6 +11,7 @@ struct mica_comm {
     int *world;                       /* world rank of each rank (NULL: the identity) */
     uint32_t context;                 /* point-to-point context id; context + 1 for collectives */
     struct mica_bsend_buffer *bsend;  /* MPI_Comm_attach_buffer's, or NULL */
+    struct mica_topo *topo;           /* its process topology (src/topo), or NULL */
     char name[MPI_MAX_OBJECT_NAME];
 };
 
