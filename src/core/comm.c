@@ -17,6 +17,7 @@
 #include "core/group.h"
 #include "core/progress.h"
 #include "core_api.h"
+#include "topo/topo.h"
 
 void mica_errhandler_release(mica_errhandler_t *eh);
 
@@ -159,11 +160,11 @@ static void destroy(mica_comm_t *c)
 {
     free(c->world);
     free(c->bsend);
+    mica_topo_free(c->topo);
     mica_errhandler_release(c->eo.errhandler);
     mica_obj_free(c);
 }
 
-/* The duplicate carries the attributes that their copy callbacks copy. */
 static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
 {
     uint32_t ctx;
@@ -178,8 +179,13 @@ static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
     rc = make(comm, ctx, comm->size, comm->rank, world, newcomm);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* The duplicate has the same topology, and the attributes their copy callbacks copy; a
+     * failure leaves no half-made communicator. */
     mica_comm_t *c = mica_comm_lookup(*newcomm);
-    rc = mica_attr_copy_all(comm->eo.obj.handle, &comm->attrs, c->eo.obj.handle, &c->attrs);
+    if (comm->topo)
+        rc = mica_topo_copy(comm->topo, &c->topo);
+    if (rc == MPI_SUCCESS)
+        rc = mica_attr_copy_all(comm->eo.obj.handle, &comm->attrs, c->eo.obj.handle, &c->attrs);
     if (rc != MPI_SUCCESS) {
         destroy(c);
         *newcomm = MPI_COMM_NULL;

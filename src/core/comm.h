@@ -12,6 +12,7 @@ struct mica_comm {
     uint32_t context;                 /* point-to-point context id; context + 1 for collectives */
     struct mica_bsend_buffer *bsend;  /* MPI_Comm_attach_buffer's, or NULL */
     struct mica_attrs *attrs;         /* cached attributes (attr.c), or NULL */
+    struct mica_topo *topo;           /* its process topology (src/topo), or NULL */
     char name[MPI_MAX_OBJECT_NAME];
 };
 
