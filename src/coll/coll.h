@@ -16,7 +16,10 @@
 enum mica_coll_tag {
     MICA_TAG_BARRIER = 1, MICA_TAG_BCAST, MICA_TAG_REDUCE, MICA_TAG_ALLREDUCE, MICA_TAG_GATHER,
     MICA_TAG_SCATTER, MICA_TAG_ALLGATHER, MICA_TAG_ALLTOALL, MICA_TAG_REDUCE_SCATTER,
-    MICA_TAG_SCAN, MICA_TAG_EXSCAN
+    MICA_TAG_SCAN, MICA_TAG_EXSCAN,
+    /* Neighborhood collectives (src/topo): graphs, and Cartesian messages to the -1 neighbor;
+     * Cartesian messages to the +1 neighbor, received in the peer's -1 block (MPI 4.1 8.6). */
+    MICA_TAG_NEIGHBOR, MICA_TAG_NEIGHBOR_UP
 };
 
 /* MPI_Comm_create_group's messages travel on the parent's collective context with negative

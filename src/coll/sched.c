@@ -6,6 +6,8 @@
 #include "core/errors.h"
 #include "core/request.h"
 
+_Static_assert(MICA_TAG_NEIGHBOR_UP < MICA_TAG_NBC_FIRST, "blocking collectives' tags come first");
+
 enum step_kind { STEP_SEND, STEP_RECV, STEP_COPY, STEP_REDUCE, STEP_BARRIER };
 
 typedef struct step {

@@ -11,11 +11,13 @@
 #include <unistd.h>
 
 #include "coll/coll.h"
+#include "core/attr.h"
 #include "core/comm.h"
 #include "core/errors.h"
 #include "core/group.h"
 #include "core/progress.h"
 #include "core_api.h"
+#include "topo/topo.h"
 
 void mica_errhandler_release(mica_errhandler_t *eh);
 
@@ -153,6 +155,16 @@ static int make(mica_comm_t *parent, uint32_t context, int size, int rank, int *
     return MPI_SUCCESS;
 }
 
+/* A communicator's memory, once nothing refers to it (its attributes are gone). */
+static void destroy(mica_comm_t *c)
+{
+    free(c->world);
+    free(c->bsend);
+    mica_topo_free(c->topo);
+    mica_errhandler_release(c->eo.errhandler);
+    mica_obj_free(c);
+}
+
 static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
 {
     uint32_t ctx;
@@ -164,7 +176,21 @@ static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
     int *world = NULL;
     if (comm->world && !(world = world_ranks(comm)))
         return mica_error(MPI_ERR_NO_MEM, "no memory for a new communicator");
-    return make(comm, ctx, comm->size, comm->rank, world, newcomm);
+    rc = make(comm, ctx, comm->size, comm->rank, world, newcomm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* The duplicate has the same topology, and the attributes their copy callbacks copy; a
+     * failure leaves no half-made communicator. */
+    mica_comm_t *c = mica_comm_lookup(*newcomm);
+    if (comm->topo)
+        rc = mica_topo_copy(comm->topo, &c->topo);
+    if (rc == MPI_SUCCESS)
+        rc = mica_attr_copy_all(comm->eo.obj.handle, &comm->attrs, c->eo.obj.handle, &c->attrs);
+    if (rc != MPI_SUCCESS) {
+        destroy(c);
+        *newcomm = MPI_COMM_NULL;
+    }
+    return rc;
 }
 
 int mica_comm_dup(mica_comm_t *comm, MPI_Comm *newcomm)
@@ -379,12 +405,8 @@ void mica_comm_retain(mica_comm_t *comm)
 
 void mica_comm_release(mica_comm_t *c)
 {
-    if (is_predefined(c) || __atomic_sub_fetch(&c->eo.obj.refs, 1, __ATOMIC_ACQ_REL))
-        return;
-    free(c->world);
-    free(c->bsend);
-    mica_errhandler_release(c->eo.errhandler);
-    mica_obj_free(c);
+    if (!is_predefined(c) && !__atomic_sub_fetch(&c->eo.obj.refs, 1, __ATOMIC_ACQ_REL))
+        destroy(c);
 }
 
 int mica_comm_free(MPI_Comm *comm)
@@ -393,6 +415,10 @@ int mica_comm_free(MPI_Comm *comm)
     if (is_predefined(c))
         return mica_error(MPI_ERR_COMM, "%s cannot be freed",
                           c == &mica_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
+    /* The delete callbacks run first, and any of them can refuse: then nothing is freed. */
+    int rc = mica_attr_delete_all(c->eo.obj.handle, &c->attrs);
+    if (rc != MPI_SUCCESS)
+        return rc;
     mica_comm_release(c);             /* pending nonblocking collectives may still hold it */
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;

@@ -11,6 +11,8 @@ struct mica_comm {
     int *world;                       /* world rank of each rank (NULL: the identity) */
     uint32_t context;                 /* point-to-point context id; context + 1 for collectives */
     struct mica_bsend_buffer *bsend;  /* MPI_Comm_attach_buffer's, or NULL */
+    struct mica_attrs *attrs;         /* cached attributes (attr.c), or NULL */
+    struct mica_topo *topo;           /* its process topology (src/topo), or NULL */
     uint32_t coll_seq;                /* nonblocking collectives started so far (coll/sched.h) */
     char name[MPI_MAX_OBJECT_NAME];
 };

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/attr.h"
 #include "core/datatype.h"
 #include "core/errors.h"
 #include "core_api.h"
@@ -742,7 +743,16 @@ int mica_type_dup(mica_type_t *oldtype, MPI_Datatype *newtype)
     struct mica_type_contents *c = contents_new(0, 0, 0, 0, 1);
     if (c)
         c->types[0] = oldtype;
-    return deliver(t, MPI_COMBINER_DUP, c, err, newtype);
+    err = deliver(t, MPI_COMBINER_DUP, c, err, newtype);
+    if (err != MPI_SUCCESS)
+        return err;
+    /* The duplicate carries the attributes that their copy callbacks copy. */
+    err = mica_attr_copy_all(oldtype->obj.handle, &oldtype->attrs, t->obj.handle, &t->attrs);
+    if (err != MPI_SUCCESS) {
+        mica_type_release(t);
+        *newtype = MPI_DATATYPE_NULL;
+    }
+    return err;
 }
 
 /* ---- commit, free ------------------------------------------------------------------------ */
@@ -758,6 +768,11 @@ int mica_type_free(MPI_Datatype *datatype)
     mica_type_t *t = mica_type_lookup(*datatype);
     if (mica_type_is_predefined(t))
         return mica_error(MPI_ERR_TYPE, "datatype %s is predefined and cannot be freed", t->name);
+    /* The delete callbacks run now, on the handle being freed, and any of them can refuse;
+     * operations still using the type keep it alive without its attributes. */
+    int rc = mica_attr_delete_all(t->obj.handle, &t->attrs);
+    if (rc != MPI_SUCCESS)
+        return rc;
     mica_type_release(t);
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;

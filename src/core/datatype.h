@@ -40,6 +40,7 @@ struct mica_type {
     MPI_Count nbasic;                 /* how many of them per element */
     int combiner;                     /* MPI_COMBINER_* */
     char name[MPI_MAX_OBJECT_NAME];
+    struct mica_attrs *attrs;         /* cached attributes (attr.c), or NULL */
 
     /* Below: for the datatype module itself. */
     MPI_Aint *packoff;                /* where each block starts in the packed form (NULL: few

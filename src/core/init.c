@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/attr.h"
 #include "core/comm.h"
 #include "core/errors.h"
 #include "core/progress.h"
@@ -45,6 +46,7 @@ int mica_init_thread(int *argc, char ***argv, int required, int *provided)
     mica_comm_world.size = mica_comm_world.remote_size = boot.size;
     self_world[0] = boot.rank;
     mica_comm_self.world = self_world;
+    mica_attr_set_environment(boot.universe_size, boot.appnum);
     /* Every entry point is thread-safe (one lock serialises the engine; objects and error codes
      * are locked or atomic), so each level is provided as asked. */
     mica_thread_level = required;
@@ -65,6 +67,12 @@ int mica_finalize(void)
 {
     if (mica_phase != MICA_ACTIVE)
         return mica_raise(NULL, mica_error_inactive(), "MPI_Finalize");
+    /* First of all, MPI_COMM_SELF's attributes are deleted, the last set first: tools hook
+     * their own finalization on it. A delete callback's error fails MPI_Finalize here, with MPI
+     * still usable (as in MPICH). */
+    int err = mica_attr_delete_all(mica_comm_self.eo.obj.handle, &mica_comm_self.attrs);
+    if (err != MPI_SUCCESS)
+        return mica_raise(&mica_comm_self.eo, err, "MPI_Finalize");
     /* Hand every queued packet to its ring, then wait for everyone: after this no peer needs
      * anything from us, and no one maps our memory any longer when we leave. */
     mica_lock();

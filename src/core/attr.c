@@ -1,0 +1,539 @@
+/* Attribute caching: MPI_Comm_*_attr and MPI_Type_*_attr with their keyvals, and the deprecated
+ * MPI_Keyval_* / MPI_Attr_* forms of the communicator ones.
+ *
+ * A keyval is a plain int in the standard ABI, not a handle, so keyvals are not arena objects:
+ * a user keyval is KEYVAL_FIRST + its index in a table of records, and the predefined ones
+ * (MPI_TAG_UB .. MPI_UNIVERSE_SIZE, 501..507) have static records. A record lives while the
+ * user has not freed it or an attribute still uses it (the standard lets the attributes of a
+ * freed keyval live on, and their delete callbacks still run): `refs` counts both.
+ *
+ * Callbacks are user code that may call MPI, even on the same object, so they run without the
+ * module's lock, holding a reference to their keyval; afterwards the list is searched again.
+ * MPI_*_NULL_COPY_FN, MPI_*_DUP_FN and MPI_*_NULL_DELETE_FN are the ABI's constants 0 and 1
+ * cast to function pointers, never called: they are recognised by value. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/attr.h"
+#include "core/comm.h"
+#include "core/datatype.h"
+#include "core/errors.h"
+#include "core/state.h"
+#include "core_api.h"
+
+#define KEYVAL_FIRST 1024             /* above the predefined keyvals; 0 is MPI_KEYVAL_INVALID */
+#define REUSE_AFTER 256               /* slots of freed keyvals are reused once the table is
+                                         this long: until then a stale keyval is always caught */
+
+enum copy_mode { COPY_NONE, COPY_DUP, COPY_USER };
+
+typedef struct keyval {
+    int id;                           /* the int the user holds */
+    unsigned kind;                    /* MICA_COMM or MICA_TYPE */
+    int refs;                         /* the user's until freed, one per attribute, one per
+                                         callback running */
+    int freed;
+    enum copy_mode copy_mode;
+    union {
+        MPI_Comm_copy_attr_function *comm;
+        MPI_Type_copy_attr_function *type;
+    } copy;
+    union {                           /* NULL: MPI_*_NULL_DELETE_FN */
+        MPI_Comm_delete_attr_function *comm;
+        MPI_Type_delete_attr_function *type;
+    } del;
+    void *extra_state;
+    const char *name;                 /* predefined: its name */
+    int *value;                       /* predefined: what MPI_Comm_get_attr points to */
+} keyval_t;
+
+struct attr {
+    keyval_t *kv;
+    void *value;
+};
+
+struct mica_attrs {
+    int n, cap;
+    struct attr a[];
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static keyval_t **table;              /* user keyvals; NULL: a free slot */
+static int table_len, table_cap, table_free, cursor;
+
+/* --- the predefined attributes of communicators ----------------------------------------------- */
+
+/* Tags span every non-negative int: matching compares the whole int. */
+static int tag_ub = MICA_TAG_UB;
+static int host = MPI_PROC_NULL;      /* no host process */
+static int io = MPI_ANY_SOURCE;       /* every process can do language I/O */
+/* Every process of a job runs on one host (the shm transport) and MPI_Wtime reads its
+ * CLOCK_MONOTONIC, one clock for the whole machine with no per-process offset: the clocks are
+ * synchronized. (A job spanning hosts, once a network transport exists, must say 0.) */
+static int wtime_is_global = 1;
+static int appnum = 0;
+/* Error codes use every value up to MPI_ERR_LASTCODE (a class and a message slot); this moves
+ * with MPI_Add_error_code once that exists. */
+static int lastusedcode = MPI_ERR_LASTCODE;
+static int universe_size = 1;
+
+#define PREDEFINED(keyval, var) \
+    {.id = keyval, .kind = MICA_COMM, .refs = 1, .name = #keyval, .value = &var}
+static keyval_t predefined[] = {
+    PREDEFINED(MPI_TAG_UB, tag_ub), PREDEFINED(MPI_IO, io), PREDEFINED(MPI_HOST, host),
+    PREDEFINED(MPI_WTIME_IS_GLOBAL, wtime_is_global), PREDEFINED(MPI_APPNUM, appnum),
+    PREDEFINED(MPI_LASTUSEDCODE, lastusedcode), PREDEFINED(MPI_UNIVERSE_SIZE, universe_size),
+};
+#define NPREDEFINED ((int)(sizeof predefined / sizeof predefined[0]))
+
+void mica_attr_set_environment(int universe, int app)
+{
+    universe_size = universe;
+    appnum = app;
+}
+
+/* --- keyvals (the lock held) ------------------------------------------------------------------ */
+
+static const char *kind_name(unsigned kind)
+{
+    return kind == MICA_COMM ? "communicator" : kind == MICA_TYPE ? "datatype" : "window";
+}
+
+/* The record of `keyval` for objects of `kind`; NULL with *err set if there is none. */
+static keyval_t *find_keyval(int keyval, unsigned kind, const char *arg, int *err)
+{
+    keyval_t *kv = NULL;
+    for (int i = 0; i < NPREDEFINED && !kv; i++)
+        if (predefined[i].id == keyval)
+            kv = &predefined[i];
+    if (keyval >= KEYVAL_FIRST && keyval - KEYVAL_FIRST < table_len)
+        kv = table[keyval - KEYVAL_FIRST];
+    if (!kv) {
+        *err = keyval == MPI_KEYVAL_INVALID
+                   ? mica_error(MPI_ERR_KEYVAL, "%s is MPI_KEYVAL_INVALID", arg)
+                   : mica_error(MPI_ERR_KEYVAL, "%s=%d is not a keyval (never created, or freed)",
+                                arg, keyval);
+        return NULL;
+    }
+    if (kv->kind != kind) {
+        *err = mica_error(MPI_ERR_KEYVAL, "%s=%d is a %s keyval, not a %s keyval", arg, keyval,
+                          kind_name(kv->kind), kind_name(kind));
+        return NULL;
+    }
+    return kv;
+}
+
+/* A keyval the user may change attributes of: not a predefined one. */
+static keyval_t *find_user_keyval(int keyval, unsigned kind, const char *arg, const char *what,
+                                  int *err)
+{
+    keyval_t *kv = find_keyval(keyval, kind, arg, err);
+    if (kv && kv->value) {
+        *err = mica_error(MPI_ERR_KEYVAL, "%s is %s, a predefined attribute: it cannot be %s",
+                          arg, kv->name, what);
+        return NULL;
+    }
+    return kv;
+}
+
+static void release(keyval_t *kv)
+{
+    if (--kv->refs == 0) {            /* never for the predefined ones */
+        table[kv->id - KEYVAL_FIRST] = NULL;
+        table_free++;
+        free(kv);
+    }
+}
+
+static int new_keyval(const keyval_t *init, int *keyval)
+{
+    keyval_t *kv = malloc(sizeof *kv);
+    if (!kv)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a keyval");
+    *kv = *init;
+    kv->refs = 1;
+    pthread_mutex_lock(&lock);
+    int slot = -1;
+    if (table_free && table_len >= REUSE_AFTER) {
+        while (table[cursor])
+            cursor = (cursor + 1) % table_len;
+        slot = cursor;
+        cursor = (cursor + 1) % table_len;
+        table_free--;
+    } else {
+        if (table_len == table_cap) {
+            int cap = table_cap ? 2 * table_cap : 16;
+            keyval_t **t = cap < INT32_MAX - KEYVAL_FIRST ? realloc(table, cap * sizeof *t) : NULL;
+            if (!t) {
+                pthread_mutex_unlock(&lock);
+                free(kv);
+                return mica_error(MPI_ERR_NO_MEM, "no memory for another keyval");
+            }
+            table = t;
+            table_cap = cap;
+        }
+        slot = table_len++;
+    }
+    kv->id = KEYVAL_FIRST + slot;
+    table[slot] = kv;
+    pthread_mutex_unlock(&lock);
+    *keyval = kv->id;
+    return MPI_SUCCESS;
+}
+
+static int free_keyval(int *keyval, unsigned kind, const char *arg)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&lock);
+    keyval_t *kv = find_user_keyval(*keyval, kind, arg, "freed", &err);
+    if (kv && kv->freed) {
+        err = mica_error(MPI_ERR_KEYVAL, "%s=%d was freed already", arg, *keyval);
+    } else if (kv) {
+        kv->freed = 1;
+        release(kv);                  /* its attributes keep it until they are deleted */
+        *keyval = MPI_KEYVAL_INVALID;
+    }
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+/* --- callbacks (called without the lock) ------------------------------------------------------ */
+
+/* A callback's error fails the MPI call: its class is kept (MPI_ERR_OTHER if it is not an
+ * error code), with a message saying which callback. */
+static int callback_error(const keyval_t *kv, const char *which, int rc)
+{
+    int cls = mica_error_class_of(rc);
+    return mica_error(cls > 0 ? cls : MPI_ERR_OTHER,
+                      "the %s callback of %s keyval %d returned error %d", which,
+                      kind_name(kv->kind), kv->id, rc);
+}
+
+static int run_delete(const keyval_t *kv, uintptr_t handle, void *value)
+{
+    int rc = MPI_SUCCESS;
+    if (kv->kind == MICA_COMM && kv->del.comm)
+        rc = kv->del.comm((MPI_Comm)handle, kv->id, value, kv->extra_state);
+    else if (kv->kind == MICA_TYPE && kv->del.type)
+        rc = kv->del.type((MPI_Datatype)handle, kv->id, value, kv->extra_state);
+    return rc == MPI_SUCCESS ? rc : callback_error(kv, "delete", rc);
+}
+
+/* The copy of one attribute for a duplicate of object `handle`: *flag says whether it has one. */
+static int run_copy(const keyval_t *kv, uintptr_t handle, void *in, void **out, int *flag)
+{
+    int rc = MPI_SUCCESS;
+    *flag = 0;
+    switch (kv->copy_mode) {
+    case COPY_NONE:
+        break;
+    case COPY_DUP:
+        *out = in;
+        *flag = 1;
+        break;
+    case COPY_USER:
+        if (kv->kind == MICA_COMM)
+            rc = kv->copy.comm((MPI_Comm)handle, kv->id, kv->extra_state, in, out, flag);
+        else
+            rc = kv->copy.type((MPI_Datatype)handle, kv->id, kv->extra_state, in, out, flag);
+        break;
+    }
+    return rc == MPI_SUCCESS ? rc : callback_error(kv, "copy", rc);
+}
+
+/* --- attribute lists (the lock held) ---------------------------------------------------------- */
+
+static int find_attr(const mica_attrs_t *l, const keyval_t *kv)
+{
+    for (int i = 0; l && i < l->n; i++)
+        if (l->a[i].kv == kv)
+            return i;
+    return -1;
+}
+
+static int append(mica_attrs_t **l, keyval_t *kv, void *value)
+{
+    if (!*l || (*l)->n == (*l)->cap) {
+        int cap = *l ? 2 * (*l)->cap : 4;
+        mica_attrs_t *m = realloc(*l, sizeof *m + (size_t)cap * sizeof m->a[0]);
+        if (!m)
+            return mica_error(MPI_ERR_NO_MEM, "no memory for another attribute");
+        if (!*l)
+            m->n = 0;
+        m->cap = cap;
+        *l = m;
+    }
+    (*l)->a[(*l)->n++] = (struct attr){kv, value};
+    kv->refs++;
+    return MPI_SUCCESS;
+}
+
+static void remove_at(mica_attrs_t *l, int i)
+{
+    release(l->a[i].kv);
+    memmove(&l->a[i], &l->a[i + 1], (size_t)(l->n - i - 1) * sizeof l->a[0]);
+    l->n--;
+}
+
+/* Forget every attribute without running callbacks (a duplicate that failed). */
+static void drop_all(mica_attrs_t **l)
+{
+    pthread_mutex_lock(&lock);
+    while (*l && (*l)->n)
+        remove_at(*l, (*l)->n - 1);
+    free(*l);
+    *l = NULL;
+    pthread_mutex_unlock(&lock);
+}
+
+/* --- the operations, for any kind of object --------------------------------------------------- */
+
+static int set_attr(unsigned kind, uintptr_t handle, mica_attrs_t **attrs, int keyval,
+                    void *value, const char *arg)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&lock);
+    keyval_t *kv = find_user_keyval(keyval, kind, arg, "set", &err);
+    int i = kv ? find_attr(*attrs, kv) : -1;
+    if (i >= 0) {
+        /* As if the old value were deleted first: its delete callback runs, and may refuse. */
+        void *old = (*attrs)->a[i].value;
+        kv->refs++;
+        pthread_mutex_unlock(&lock);
+        err = run_delete(kv, handle, old);
+        pthread_mutex_lock(&lock);
+        if (err == MPI_SUCCESS) {
+            i = find_attr(*attrs, kv);
+            if (i >= 0)
+                (*attrs)->a[i].value = value;
+            else
+                err = append(attrs, kv, value);
+        }
+        release(kv);
+    } else if (kv) {
+        err = append(attrs, kv, value);
+    }
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+static int get_attr(unsigned kind, mica_attrs_t **attrs, int keyval, void *attribute_val,
+                    int *flag, const char *arg)
+{
+    if (!attribute_val)
+        return mica_error(MPI_ERR_ARG, "attribute_val is NULL");
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&lock);
+    keyval_t *kv = find_keyval(keyval, kind, arg, &err);
+    *flag = 0;
+    if (kv && kv->value) {
+        /* The predefined attributes hold on every communicator, as in MPICH (the standard
+         * only requires them on MPI_COMM_WORLD); the value is a pointer to the int. */
+        *(void **)attribute_val = kv->value;
+        *flag = 1;
+    } else if (kv) {
+        int i = find_attr(*attrs, kv);
+        if (i >= 0) {
+            *(void **)attribute_val = (*attrs)->a[i].value;
+            *flag = 1;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+/* Deleting an attribute that is not there succeeds with nothing to do (as MPICH). */
+static int delete_attr(unsigned kind, uintptr_t handle, mica_attrs_t **attrs, int keyval,
+                       const char *arg)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&lock);
+    keyval_t *kv = find_user_keyval(keyval, kind, arg, "deleted", &err);
+    int i = kv ? find_attr(*attrs, kv) : -1;
+    if (i >= 0) {
+        void *value = (*attrs)->a[i].value;
+        kv->refs++;
+        pthread_mutex_unlock(&lock);
+        err = run_delete(kv, handle, value);
+        pthread_mutex_lock(&lock);
+        if (err == MPI_SUCCESS && (i = find_attr(*attrs, kv)) >= 0)
+            remove_at(*attrs, i);
+        release(kv);
+    }
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+int mica_attr_delete_all(uintptr_t handle, mica_attrs_t **attrs)
+{
+    int err = MPI_SUCCESS;
+    pthread_mutex_lock(&lock);
+    /* A callback may set attributes on the object: they go too. */
+    while (err == MPI_SUCCESS && *attrs && (*attrs)->n) {
+        struct attr last = (*attrs)->a[(*attrs)->n - 1];
+        last.kv->refs++;
+        pthread_mutex_unlock(&lock);
+        err = run_delete(last.kv, handle, last.value);
+        pthread_mutex_lock(&lock);
+        int i;
+        if (err == MPI_SUCCESS && (i = find_attr(*attrs, last.kv)) >= 0)
+            remove_at(*attrs, i);
+        release(last.kv);
+    }
+    if (err == MPI_SUCCESS) {
+        free(*attrs);
+        *attrs = NULL;
+    }
+    pthread_mutex_unlock(&lock);
+    return err;
+}
+
+int mica_attr_copy_all(uintptr_t handle, mica_attrs_t **from, uintptr_t newhandle,
+                       mica_attrs_t **to)
+{
+    /* The callbacks run on a snapshot: they may change the original's list meanwhile. */
+    pthread_mutex_lock(&lock);
+    int n = *from ? (*from)->n : 0;
+    struct attr *snap = n ? malloc((size_t)n * sizeof *snap) : NULL;
+    if (n && !snap) {
+        pthread_mutex_unlock(&lock);
+        return mica_error(MPI_ERR_NO_MEM, "no memory to copy %d attributes", n);
+    }
+    for (int i = 0; i < n; i++) {
+        snap[i] = (*from)->a[i];
+        snap[i].kv->refs++;
+    }
+    pthread_mutex_unlock(&lock);
+    int err = MPI_SUCCESS;
+    for (int i = 0; i < n && err == MPI_SUCCESS; i++) {
+        void *out = NULL;
+        int flag = 0;
+        err = run_copy(snap[i].kv, handle, snap[i].value, &out, &flag);
+        if (err == MPI_SUCCESS && flag) {
+            pthread_mutex_lock(&lock);
+            err = append(to, snap[i].kv, out);
+            pthread_mutex_unlock(&lock);
+        }
+    }
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < n; i++)
+        release(snap[i].kv);
+    pthread_mutex_unlock(&lock);
+    free(snap);
+    if (err != MPI_SUCCESS) {
+        /* Undo the copies made: their delete callbacks free what the copies allocated. The
+         * copy's error is the one reported. */
+        (void)mica_attr_delete_all(newhandle, to);
+        drop_all(to);
+    }
+    return err;
+}
+
+/* --- communicators ---------------------------------------------------------------------------- */
+
+static enum copy_mode comm_copy_mode(MPI_Comm_copy_attr_function *fn)
+{
+    return fn == MPI_COMM_NULL_COPY_FN ? COPY_NONE : fn == MPI_COMM_DUP_FN ? COPY_DUP : COPY_USER;
+}
+
+int mica_comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                            void *extra_state)
+{
+    keyval_t kv = {.kind = MICA_COMM, .copy_mode = comm_copy_mode(comm_copy_attr_fn),
+                   .copy.comm = comm_copy_attr_fn, .del.comm = comm_delete_attr_fn,
+                   .extra_state = extra_state};
+    return new_keyval(&kv, comm_keyval);
+}
+
+int mica_comm_free_keyval(int *comm_keyval)
+{
+    return free_keyval(comm_keyval, MICA_COMM, "comm_keyval");
+}
+
+int mica_comm_set_attr(mica_comm_t *comm, int comm_keyval, void *attribute_val)
+{
+    return set_attr(MICA_COMM, comm->eo.obj.handle, &comm->attrs, comm_keyval, attribute_val,
+                    "comm_keyval");
+}
+
+int mica_comm_get_attr(mica_comm_t *comm, int comm_keyval, void *attribute_val, int *flag)
+{
+    return get_attr(MICA_COMM, &comm->attrs, comm_keyval, attribute_val, flag, "comm_keyval");
+}
+
+int mica_comm_delete_attr(mica_comm_t *comm, int comm_keyval)
+{
+    return delete_attr(MICA_COMM, comm->eo.obj.handle, &comm->attrs, comm_keyval,
+                       "comm_keyval");
+}
+
+/* The deprecated MPI-1 forms: the same, with MPI_Copy_function and MPI_Delete_function. */
+
+int mica_keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                       void *extra_state)
+{
+    keyval_t kv = {.kind = MICA_COMM, .copy_mode = comm_copy_mode(copy_fn),
+                   .copy.comm = copy_fn, .del.comm = delete_fn, .extra_state = extra_state};
+    return new_keyval(&kv, keyval);
+}
+
+int mica_keyval_free(int *keyval)
+{
+    return free_keyval(keyval, MICA_COMM, "keyval");
+}
+
+int mica_attr_put(mica_comm_t *comm, int keyval, void *attribute_val)
+{
+    return set_attr(MICA_COMM, comm->eo.obj.handle, &comm->attrs, keyval, attribute_val,
+                    "keyval");
+}
+
+int mica_attr_get(mica_comm_t *comm, int keyval, void *attribute_val, int *flag)
+{
+    return get_attr(MICA_COMM, &comm->attrs, keyval, attribute_val, flag, "keyval");
+}
+
+int mica_attr_delete(mica_comm_t *comm, int keyval)
+{
+    return delete_attr(MICA_COMM, comm->eo.obj.handle, &comm->attrs, keyval, "keyval");
+}
+
+/* --- datatypes -------------------------------------------------------------------------------- */
+
+int mica_type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                            void *extra_state)
+{
+    enum copy_mode mode = type_copy_attr_fn == MPI_TYPE_NULL_COPY_FN ? COPY_NONE
+                          : type_copy_attr_fn == MPI_TYPE_DUP_FN     ? COPY_DUP
+                                                                     : COPY_USER;
+    keyval_t kv = {.kind = MICA_TYPE, .copy_mode = mode, .copy.type = type_copy_attr_fn,
+                   .del.type = type_delete_attr_fn, .extra_state = extra_state};
+    return new_keyval(&kv, type_keyval);
+}
+
+int mica_type_free_keyval(int *type_keyval)
+{
+    return free_keyval(type_keyval, MICA_TYPE, "type_keyval");
+}
+
+int mica_type_set_attr(mica_type_t *datatype, int type_keyval, void *attribute_val)
+{
+    return set_attr(MICA_TYPE, datatype->obj.handle, &datatype->attrs, type_keyval,
+                    attribute_val, "type_keyval");
+}
+
+int mica_type_get_attr(mica_type_t *datatype, int type_keyval, void *attribute_val, int *flag)
+{
+    return get_attr(MICA_TYPE, &datatype->attrs, type_keyval, attribute_val, flag,
+                    "type_keyval");
+}
+
+int mica_type_delete_attr(mica_type_t *datatype, int type_keyval)
+{
+    return delete_attr(MICA_TYPE, datatype->obj.handle, &datatype->attrs, type_keyval,
+                       "type_keyval");
+}

@@ -1,0 +1,143 @@
+/* MPI_Dims_create: the grid dimensions "as close to each other as possible", in nonincreasing
+ * order, filling the zero entries of dims.
+ *
+ * Closest means the smallest difference between the largest and the smallest dimension; the
+ * factorizations of the free part are searched exhaustively (branch and bound over its
+ * divisors), so the answer is optimal where the usual greedy prime splitting is not. */
+#include <stdlib.h>
+
+#include "core/errors.h"
+#include "core_api.h"
+
+typedef struct {
+    const int *divisors;              /* of the number to factor, increasing */
+    int ndivisors;
+    int *cur, *best;                  /* factors, nonincreasing */
+    int best_spread;
+} search_t;
+
+/* Is r^k <= m? (r >= 1, k >= 1; no overflow.) */
+static int power_fits(int r, int k, int m)
+{
+    long long p = 1;
+    for (int i = 0; i < k; i++)
+        if ((p *= r) > m)
+            return 0;
+    return 1;
+}
+
+/* The largest r with r^k <= m (m, k >= 1). */
+static int root_floor(int m, int k)
+{
+    int lo = 1, hi = m;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (power_fits(mid, k, m))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Choose factors i..k-1 of m, none above `cap`; cur[0] is the largest of all once i > 0. */
+static void search(search_t *s, int i, int k, int m, int cap)
+{
+    if (i > 0 && s->cur[0] - root_floor(m, k - i) >= s->best_spread)
+        return;                       /* even the best ending cannot beat what we have */
+    if (m == 1) {
+        for (int j = i; j < k; j++)
+            s->cur[j] = 1;
+        int spread = s->cur[0] - s->cur[k - 1];
+        if (spread < s->best_spread) {
+            s->best_spread = spread;
+            for (int j = 0; j < k; j++)
+                s->best[j] = s->cur[j];
+        }
+        return;
+    }
+    if (i == k)
+        return;
+    /* The factor here is the largest still to come: at least the (k - i)-th root of m. */
+    int low = root_floor(m, k - i);
+    for (int d = 0; d < s->ndivisors; d++) {
+        int f = s->divisors[d];
+        if (f > cap || f > m)
+            break;
+        if (f < low || m % f)
+            continue;
+        if (i == 0 && f - low >= s->best_spread)
+            break;                    /* larger first factors only spread more */
+        s->cur[i] = f;
+        search(s, i + 1, k, m / f, f);
+    }
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* m as k factors, nonincreasing and as balanced as possible, into out[]. */
+static int balance(int m, int k, int *out)
+{
+    int n = 0;
+    for (int d = 1; (long long)d * d <= m; d++)
+        n += m % d == 0 ? 1 + (d != m / d) : 0;
+    int *divisors = malloc((size_t)n * sizeof *divisors);
+    int *cur = malloc((size_t)k * sizeof *cur);
+    if (!divisors || !cur) {
+        free(divisors);
+        free(cur);
+        return mica_error(MPI_ERR_NO_MEM, "no memory to factor %d", m);
+    }
+    n = 0;
+    for (int d = 1; (long long)d * d <= m; d++)
+        if (m % d == 0) {
+            divisors[n++] = d;
+            if (d != m / d)
+                divisors[n++] = m / d;
+        }
+    qsort(divisors, (size_t)n, sizeof *divisors, cmp_int);
+    search_t s = {divisors, n, cur, out, m};
+    search(&s, 0, k, m, m);
+    free(divisors);
+    free(cur);
+    return MPI_SUCCESS;
+}
+
+int mica_dims_create(int nnodes, int ndims, int dims[])
+{
+    if (nnodes < 0)
+        return mica_error(MPI_ERR_ARG, "nnodes=%d is negative", nnodes);
+    if (ndims < 0)
+        return mica_error(MPI_ERR_ARG, "ndims=%d is negative", ndims);
+    if (ndims > 0 && !dims)
+        return mica_error(MPI_ERR_ARG, "dims is NULL");
+    long long fixed = 1;
+    int free_dims = 0;
+    for (int d = 0; d < ndims; d++) {
+        if (dims[d] < 0)
+            return mica_error(MPI_ERR_DIMS, "dims[%d]=%d is negative", d, dims[d]);
+        if (dims[d] == 0)
+            free_dims++;
+        else if (fixed <= nnodes)
+            fixed *= dims[d];
+    }
+    if (nnodes == 0 || nnodes % fixed || (free_dims == 0 && fixed != nnodes))
+        return mica_error(MPI_ERR_DIMS, "nnodes=%d is not the product of %d dimensions with "
+                          "the fixed ones of dims (their product: %lld)", nnodes, ndims, fixed);
+    if (free_dims == 0)
+        return MPI_SUCCESS;
+    int *factors = malloc((size_t)free_dims * sizeof *factors);
+    if (!factors)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d dimensions", free_dims);
+    int rc = balance((int)(nnodes / fixed), free_dims, factors);
+    if (rc == MPI_SUCCESS)
+        for (int d = 0, j = 0; d < ndims; d++)
+            if (dims[d] == 0)
+                dims[d] = factors[j++];
+    free(factors);
+    return rc;
+}
