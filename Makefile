@@ -83,6 +83,9 @@ install: $(LIBS) $(MPIEXEC)
 	sed 's|@PREFIX@|$(PREFIX)|g' bin/mpicc.in > $(PREFIX)/bin/mpicc && chmod +x $(PREFIX)/bin/mpicc
 	sed 's|@PREFIX@|$(PREFIX)|g' bin/mpi.pc.in > $(PREFIX)/lib/pkgconfig/mpi.pc
 
+# The Fortran binding: lib/libmpi_fort.{so,a}, include/mpif.h, include/mpi.mod, bin/mpifort
+include src/bindings/fortran/fortran.mk
+
 # mica-prof, the profiler: lib/libmicaprof.so, lib/libmicaprof.a, bin/mica-prof
 include tools/prof/prof.mk
 

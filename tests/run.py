@@ -5,6 +5,8 @@ Kinds of tests, found by name:
   t_*.c        an MPI program: compiled with mpicc, run on each process count its first line
                names (`/* np: 1 2 4 */`; none: run once as a singleton, without mpiexec);
                it passes when it exits 0.
+  t_*.f90      the same in Fortran (`! np: 2 4` first line), compiled with mpifort; skipped
+               when Mica was built without a Fortran compiler (no bin/mpifort).
   test_*.sh    a script run with bash; test_*.py a script run with python3.
                Exit 0 passes, 77 skips, anything else fails.
 Scripts get MICA_PREFIX (the default build's install), MICA_NOWEAK_PREFIX (the build without
@@ -40,7 +42,7 @@ def discover(pattern):
     for d, _, files in os.walk(os.path.join(ROOT, 'tests')):
         for f in sorted(files):
             path = os.path.join(d, f)
-            if re.match(r't_.*\.c$', f) or re.match(r'test_.*\.(sh|py)$', f):
+            if re.match(r't_.*\.(c|f90)$', f) or re.match(r'test_.*\.(sh|py)$', f):
                 if pattern in os.path.relpath(path, ROOT):
                     found.append(path)
     return sorted(found)
@@ -48,7 +50,7 @@ def discover(pattern):
 
 def process_counts(path):
     with open(path) as f:
-        m = re.match(r'/\*\s*np:\s*([\d ]+)\*/', f.readline())
+        m = re.match(r'(?:/\*|!)\s*np:\s*([\d ]+)', f.readline())
     return [int(n) for n in m.group(1).split()] if m else [None]
 
 
@@ -66,7 +68,7 @@ def run(cmd, env, cwd):
 def cases(path):
     """(name, function returning (status, output)) for each run of one test file."""
     rel = os.path.relpath(path, ROOT)
-    if path.endswith('.c'):
+    if path.endswith(('.c', '.f90')):
         out = []
         for np in process_counts(path):
             name = rel if np is None else '%s (np=%d)' % (rel, np)
@@ -85,8 +87,15 @@ def env_for(tmp):
 
 def run_program(path, np, tmp):
     exe = os.path.join(tmp, 'prog')
-    rc, out = run([os.path.join(PREFIX, 'bin', 'mpicc'), '-Wall', '-Werror', '-o', exe, path],
-                  env_for(tmp), tmp)
+    if path.endswith('.f90'):
+        fc = os.path.join(PREFIX, 'bin', 'mpifort')
+        if not os.path.exists(fc):
+            return 77, 'no mpifort: Mica was built without a Fortran compiler'
+        # No -Werror: without interfaces, gfortran warns about buffers of different types.
+        compile_cmd = [fc, '-Wall', '-o', exe, path]
+    else:
+        compile_cmd = [os.path.join(PREFIX, 'bin', 'mpicc'), '-Wall', '-Werror', '-o', exe, path]
+    rc, out = run(compile_cmd, env_for(tmp), tmp)
     if rc:
         return 'fail', 'compile failed:\n' + out
     cmd = [exe] if np is None else [os.path.join(PREFIX, 'bin', 'mpiexec'), '-n', str(np), exe]

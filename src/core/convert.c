@@ -36,6 +36,23 @@ CONVERT(request, MICA_REQUEST, MPI_Request)
 CONVERT(session, MICA_SESSION, MPI_Session)
 CONVERT(win, MICA_WIN, MPI_Win)
 
+/* For the Fortran binding library (objects.h). */
+int32_t mica_fortran_c2f(unsigned kind, const void *handle)
+{
+    if ((uintptr_t)handle < MICA_PREDEFINED_MAX)
+        return (int32_t)(uintptr_t)handle;
+    mica_obj_t *o = kind < MICA_KINDS ? mica_lookup(handle, kind) : NULL;
+    return o ? mica_obj_to_fint(o) : (int32_t)(uintptr_t)MICA_INVALID_HANDLE;
+}
+
+const void *mica_fortran_f2c(unsigned kind, int32_t fint)
+{
+    if (fint >= 0 && fint < MICA_PREDEFINED_MAX)
+        return (const void *)(uintptr_t)fint;
+    mica_obj_t *o = kind < MICA_KINDS ? mica_obj_from_fint(fint, kind) : NULL;
+    return o ? (const void *)o->handle : MICA_INVALID_HANDLE;
+}
+
 /* Statuses: the C layout of the ABI and Fortran's INTEGER array hold the same eight ints. */
 _Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint), "status layouts differ");
 _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status), "status layouts differ");

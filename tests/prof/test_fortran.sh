@@ -20,8 +20,12 @@ for f in $(flavors); do
     else
         echo "$f: no mpi_f08 module"
     fi
-    run_logged "fcspawn-$f" $fc -O1 -g -o "spawn-$f" "$HERE/spawn.f90"
-    if timeout 60 $(run_of "$f" 1) "./spawn-$f" > "spawn0-$f.log" 2>&1; then
+    if ! $fc -O1 -g -o "spawn-$f" "$HERE/spawn.f90" > "fcspawn-$f.log" 2>&1; then
+        # Mica's Fortran binding has only what its C library implements (not spawn yet).
+        [ "$f" = mica ] && grep -q "undefined reference to .mpi_comm_spawn_" "fcspawn-$f.log" \
+            || { cat "fcspawn-$f.log"; fail "$f: compiling spawn.f90"; }
+        echo "$f: no MPI_COMM_SPAWN in Fortran yet"
+    elif timeout 60 $(run_of "$f" 1) "./spawn-$f" > "spawn0-$f.log" 2>&1; then
         run_logged "spawn-$f" timeout 60 $(run_of "$f" 1) "$PROF" --dir "outsp-$f" "./spawn-$f"
         check spawn "$(report "outsp-$f")" 1 || fail "$f: MPI_COMM_SPAWN"
     else

@@ -1,0 +1,75 @@
+# The Fortran binding (mpif.h, `use mpi`): lib/libmpi_fort.so and lib/libmpi_fort.a above the C
+# library, include/mpif.h and include/mpi.mod, bin/mpifort. Built only with a Fortran compiler
+# (gfortran by default; `make FC=` builds without). The generator lists its files in files.mk.
+ifeq ($(origin FC),default)
+FC := gfortran
+endif
+HAVE_FC := $(if $(FC),$(shell command -v $(FC) >/dev/null 2>&1 && echo yes))
+
+ifeq ($(HAVE_FC),yes)
+FORT_MK := $(B)/gen/fortran/files.mk
+-include $(FORT_MK)
+$(FORT_MK): $(GEN)
+	@touch $@
+
+FORT_DIR := src/bindings/fortran
+FORT_CFLAGS := $(ALL_CFLAGS) -I$(FORT_DIR) -Wno-unused-parameter \
+               $(if $(filter 1,$(NO_WEAK)),-DMICA_NO_WEAK)
+FORT_FFLAGS := -O2 -g -fPIC
+# gfortran 10 and later reject one routine called with buffers of different types in one file
+# unless told otherwise; mpif.h declares no interfaces, so every choice buffer passes.
+FORT_USER_FLAGS := $(shell $(FC) -fallow-argument-mismatch -fsyntax-only -x f95 /dev/null \
+                   >/dev/null 2>&1 && echo -fallow-argument-mismatch)
+FORT_OBJ := $(FORT_FUNCS:%=$(B)/obj/fortran/%.o) $(B)/obj/fortran/fortran.o
+ifeq ($(NO_WEAK),1)
+# Without weak symbols each function is two objects: the MPI_ names and the PMPI_ names.
+FORT_OBJ += $(FORT_FUNCS:%=$(B)/obj/fortran/p%.o)
+FORT_LIBS := $(B)/lib/libmpi_fort.a
+FORT_PMPI := -lpmpi
+else
+FORT_LIBS := $(B)/lib/libmpi_fort.a $(B)/lib/libmpi_fort.so
+FORT_PMPI :=
+endif
+FORT_HDR := $(FORT_DIR)/fortran.h $(wildcard src/core/*.h)
+
+$(B)/obj/fortran/fortran.o: $(FORT_DIR)/fortran.c $(FORT_HDR) $(GEN)
+	@mkdir -p $(@D)
+	$(CC) $(FORT_CFLAGS) -c $< -o $@
+$(B)/obj/fortran/p%.o: $(GEN) $(FORT_HDR)
+	@mkdir -p $(@D)
+	@$(CC) $(FORT_CFLAGS) -DMICA_PROFILELIB -c $(B)/gen/fortran/$*.c -o $@
+$(B)/obj/fortran/%.o: $(GEN) $(FORT_HDR)
+	@mkdir -p $(@D)
+	@$(CC) $(FORT_CFLAGS) -c $(B)/gen/fortran/$*.c -o $@
+# The mpi module: mpif.h's constants (its object holds only COMMON references, so it is not
+# part of the library); mpi.mod goes to include/.
+$(B)/mod/mpi.mod: $(FORT_DIR)/mpi.f90 $(GEN)
+	@mkdir -p $(@D) $(B)/obj/fortran
+	$(FC) $(FORT_FFLAGS) -I$(B)/gen/fortran -J$(B)/mod -c $< -o $(B)/obj/fortran/mpi_module.o
+
+$(B)/lib/libmpi_fort.a: $(FORT_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	@echo "AR $@"
+	@printf '%s\n' $^ | xargs ar rcs $@
+$(B)/lib/libmpi_fort.so: $(FORT_OBJ) $(B)/lib/libmpi.so
+	@echo "LD $@"
+	@printf '%s\n' $(FORT_OBJ) > $(B)/lib/fortran-objects.txt
+	@$(CC) -shared -pthread -Wl,-soname,libmpi_fort.so -o $@ @$(B)/lib/fortran-objects.txt \
+	    -L$(B)/lib -Wl,-rpath,'$$ORIGIN' -lmpi
+
+fortran-install: $(FORT_LIBS) $(B)/mod/mpi.mod
+	@mkdir -p $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib
+	install -m 644 $(B)/gen/fortran/mpif.h $(B)/mod/mpi.mod $(PREFIX)/include/
+	install -m 644 $(FORT_LIBS) $(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@FC@|$(FC)|g' -e 's|@FFLAGS@|$(FORT_USER_FLAGS)|g' \
+	    -e 's|@PMPI@|$(FORT_PMPI)|g' bin/mpifort.in > $(PREFIX)/bin/mpifort
+	chmod +x $(PREFIX)/bin/mpifort
+else
+fortran-install:
+	@rm -f $(PREFIX)/bin/mpifort
+	@echo "no Fortran compiler ($(or $(FC),FC is empty)): the Fortran binding is not built"
+endif
+
+.PHONY: fortran-install
+install: fortran-install
