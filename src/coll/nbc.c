@@ -14,14 +14,14 @@
  * The argument checks are those of the blocking forms. */
 #include <stdlib.h>
 
-#include "coll/sched.h"
+#include "coll/nbc.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
 
 /* --- the schedules -------------------------------------------------------------------------- */
 
-static void build_barrier(mica_sched_t *s, mica_comm_t *comm)
+void mica_nbc_barrier(mica_sched_t *s, mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank;
     mica_type_t *byte = &mica_type_MPI_BYTE;
@@ -32,8 +32,8 @@ static void build_barrier(mica_sched_t *s, mica_comm_t *comm)
     }
 }
 
-static void build_bcast(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type, int root,
-                        mica_comm_t *comm)
+void mica_nbc_bcast(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type, int root,
+                    mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank, vrank = (rank - root + size) % size, mask = 1;
     if (size == 1 || count * type->size == 0)
@@ -51,8 +51,8 @@ static void build_bcast(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t
 
 /* The reduction of every process's `input` into `rbuf` at `root` (input == rbuf there for
  * MPI_IN_PLACE). Whatever comes from lower ranks stays on the left of the operator. */
-static void build_reduce(mica_sched_t *s, const void *input, void *rbuf, MPI_Count count,
-                         mica_type_t *type, mica_op_t *op, int root, mica_comm_t *comm)
+void mica_nbc_reduce(mica_sched_t *s, const void *input, void *rbuf, MPI_Count count,
+                     mica_type_t *type, mica_op_t *op, int root, mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank;
     if (size == 1 || count * type->size == 0) {
@@ -109,9 +109,9 @@ static void *block_at(const void *buf, MPI_Count count, const MPI_Count *counts,
     return mica_coll_at(buf, counts ? displs[i] : i * count, type);
 }
 
-static void build_gather(mica_sched_t *s, const void *sbuf, MPI_Count scount, mica_type_t *stype,
-                         void *rbuf, MPI_Count rcount, const MPI_Count *rcounts,
-                         const MPI_Aint *displs, mica_type_t *rtype, int root, mica_comm_t *comm)
+void mica_nbc_gather(mica_sched_t *s, const void *sbuf, MPI_Count scount, mica_type_t *stype,
+                     void *rbuf, MPI_Count rcount, const MPI_Count *rcounts,
+                     const MPI_Aint *displs, mica_type_t *rtype, int root, mica_comm_t *comm)
 {
     if (comm->rank != root) {
         mica_sched_send(s, sbuf, scount, stype, root);
@@ -127,10 +127,10 @@ static void build_gather(mica_sched_t *s, const void *sbuf, MPI_Count scount, mi
     }
 }
 
-static void build_scatter(mica_sched_t *s, const void *sbuf, MPI_Count scount,
-                          const MPI_Count *scounts, const MPI_Aint *displs, mica_type_t *stype,
-                          void *rbuf, MPI_Count rcount, mica_type_t *rtype, int root,
-                          mica_comm_t *comm)
+void mica_nbc_scatter(mica_sched_t *s, const void *sbuf, MPI_Count scount,
+                      const MPI_Count *scounts, const MPI_Aint *displs, mica_type_t *stype,
+                      void *rbuf, MPI_Count rcount, mica_type_t *rtype, int root,
+                      mica_comm_t *comm)
 {
     if (comm->rank != root) {
         mica_sched_recv(s, rbuf, rcount, rtype, root);
@@ -146,10 +146,10 @@ static void build_scatter(mica_sched_t *s, const void *sbuf, MPI_Count scount,
     }
 }
 
-static void build_allgather(mica_sched_t *s, const void *sbuf, MPI_Count scount,
-                            mica_type_t *stype, void *rbuf, MPI_Count rcount,
-                            const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
-                            mica_comm_t *comm)
+void mica_nbc_allgather(mica_sched_t *s, const void *sbuf, MPI_Count scount,
+                        mica_type_t *stype, void *rbuf, MPI_Count rcount,
+                        const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
+                        mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank;
     MPI_Count mine;
@@ -170,19 +170,7 @@ static void build_allgather(mica_sched_t *s, const void *sbuf, MPI_Count scount,
     }
 }
 
-/* The three all-to-alls: block i of a buffer is counts[i] (or count) elements of types[i] (or
- * type) at byte displacement displs[i] (bytes) or element displacement displs[i] (or i * count). */
-typedef struct {
-    const void *buf;
-    MPI_Count count;
-    const MPI_Count *counts;
-    const MPI_Aint *displs;
-    mica_type_t *type;
-    mica_type_t *const *types;
-    int bytes;
-} side_t;
-
-static void *side_block(const side_t *b, int i, MPI_Count *n, mica_type_t **type)
+static void *side_block(const mica_nbc_side_t *b, int i, MPI_Count *n, mica_type_t **type)
 {
     *type = b->types ? b->types[i] : b->type;
     *n = b->counts ? b->counts[i] : b->count;
@@ -191,8 +179,8 @@ static void *side_block(const side_t *b, int i, MPI_Count *n, mica_type_t **type
     return mica_coll_at(b->buf, b->counts ? b->displs[i] : i * b->count, *type);
 }
 
-static void build_alltoall(mica_sched_t *s, const side_t *snd, const side_t *rcv,
-                           mica_comm_t *comm)
+void mica_nbc_alltoall(mica_sched_t *s, const mica_nbc_side_t *snd, const mica_nbc_side_t *rcv,
+                       mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank, in_place = snd->buf == MPI_IN_PLACE;
     for (int k = 1; k < size; k++) {
@@ -219,9 +207,9 @@ static void build_alltoall(mica_sched_t *s, const side_t *snd, const side_t *rcv
     }
 }
 
-static void build_reduce_scatter(mica_sched_t *s, const void *sbuf, void *rbuf,
-                                 const MPI_Count *rcounts, mica_type_t *type, mica_op_t *op,
-                                 mica_comm_t *comm)
+void mica_nbc_reduce_scatter(mica_sched_t *s, const void *sbuf, void *rbuf,
+                             const MPI_Count *rcounts, mica_type_t *type, mica_op_t *op,
+                             mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank;
     MPI_Count total = 0;
@@ -229,7 +217,7 @@ static void build_reduce_scatter(mica_sched_t *s, const void *sbuf, void *rbuf,
         total += rcounts[i];
     const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     void *all = rank == 0 ? mica_sched_tmp(s, total, type) : NULL;
-    build_reduce(s, input, all, total, type, op, 0, comm);
+    mica_nbc_reduce(s, input, all, total, type, op, 0, comm);
     mica_sched_barrier(s);
     if (rank != 0) {
         mica_sched_recv(s, rbuf, rcounts[rank], type, 0);
@@ -247,8 +235,8 @@ static void build_reduce_scatter(mica_sched_t *s, const void *sbuf, void *rbuf,
 }
 
 /* Rank r receives the reduction over ranks 0 .. r-1 from r - 1, combines, passes it on. */
-static void build_scan(mica_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
-                       mica_type_t *type, mica_op_t *op, int exclusive, mica_comm_t *comm)
+void mica_nbc_scan(mica_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                   mica_type_t *type, mica_op_t *op, int exclusive, mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank;
     const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
@@ -286,8 +274,8 @@ static void build_scan(mica_sched_t *s, const void *sbuf, void *rbuf, MPI_Count 
 
 /* --- argument checks (as the blocking forms') ------------------------------------------------ */
 
-static int check_rooted(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                        mica_type_t *recvtype, int root, mica_comm_t *comm, int gather)
+int mica_nbc_check_rooted(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                          mica_type_t *recvtype, int root, mica_comm_t *comm, int gather)
 {
     /* A gather's send side and a scatter's receive side are significant everywhere (but at an
      * MPI_IN_PLACE root); the other side only at the root. */
@@ -310,8 +298,8 @@ static int check_rooted(const void *sendbuf, mica_type_t *sendtype, const void *
     return rc;
 }
 
-static int check_all(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                     mica_type_t *recvtype)
+int mica_nbc_check_all(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                       mica_type_t *recvtype)
 {
     int rc = sendbuf == MPI_IN_PLACE ? MPI_SUCCESS : mica_coll_check_type(sendtype, "sendtype");
     if (rc == MPI_SUCCESS)
@@ -322,8 +310,8 @@ static int check_all(const void *sendbuf, mica_type_t *sendtype, const void *rec
 }
 
 /* `aliased`: sendbuf == recvbuf matters here (the root of a reduce, everyone otherwise). */
-static int check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count,
-                           mica_type_t *type, mica_op_t *op, int aliased)
+int mica_nbc_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count,
+                             mica_type_t *type, mica_op_t *op, int aliased)
 {
     int rc = mica_coll_check_op(op, type);
     if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
@@ -334,8 +322,8 @@ static int check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count c
     return rc;
 }
 
-static int check_v(const MPI_Count *counts, const void *displs, int n, const char *cname,
-                   const char *dname)
+int mica_nbc_check_v(const MPI_Count *counts, const void *displs, int n, const char *cname,
+                     const char *dname)
 {
     int rc = mica_coll_check_counts(n, counts, cname);
     if (rc == MPI_SUCCESS && !displs)
@@ -360,7 +348,7 @@ static int check_v(const MPI_Count *counts, const void *displs, int n, const cha
 
 int mica_ibarrier(mica_comm_t *comm, MPI_Request *request)
 {
-    START(comm, request, build_barrier(s_, comm));
+    START(comm, request, mica_nbc_barrier(s_, comm));
 }
 
 int mica_ibcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
@@ -372,33 +360,33 @@ int mica_ibcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root
     if (buffer == MPI_IN_PLACE)
         return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Ibcast does not "
                           "allow");
-    START(comm, request, build_bcast(s_, buffer, count, datatype, root, comm));
+    START(comm, request, mica_nbc_bcast(s_, buffer, count, datatype, root, comm));
 }
 
 int mica_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                    mica_op_t *op, int root, mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
+    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
     if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
         rc = mica_error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE on rank %d, which is not the "
                         "root (%d)", comm->rank, root);
     if (rc != MPI_SUCCESS)
         return rc;
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    START(comm, request, build_reduce(s_, input, recvbuf, count, datatype, op, root, comm));
+    START(comm, request, mica_nbc_reduce(s_, input, recvbuf, count, datatype, op, root, comm));
 }
 
 int mica_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                       mica_op_t *op, mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
+    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     START(comm, request, {
-        build_reduce(s_, input, recvbuf, count, datatype, op, 0, comm);
+        mica_nbc_reduce(s_, input, recvbuf, count, datatype, op, 0, comm);
         mica_sched_barrier(s_);
-        build_bcast(s_, recvbuf, count, datatype, 0, comm);
+        mica_nbc_bcast(s_, recvbuf, count, datatype, 0, comm);
     });
 }
 
@@ -406,24 +394,24 @@ int mica_igather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendty
                    void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, int root,
                    mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
+    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
     if (rc != MPI_SUCCESS)
         return rc;
-    START(comm, request, build_gather(s_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                                      NULL, recvtype, root, comm));
+    START(comm, request, mica_nbc_gather(s_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+                                         NULL, recvtype, root, comm));
 }
 
 int mica_igatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                     mica_type_t *recvtype, int root, mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
+    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
     if (rc == MPI_SUCCESS && comm->rank == root)
-        rc = check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
+        rc = mica_nbc_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
-    START(comm, request, build_gather(s_, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                                      displs, recvtype, root, comm));
+    START(comm, request, mica_nbc_gather(s_, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                                         displs, recvtype, root, comm));
 }
 
 int mica_igatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, void *recvbuf,
@@ -450,24 +438,24 @@ int mica_iscatter_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
                     void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, int root,
                     mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
+    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
     if (rc != MPI_SUCCESS)
         return rc;
-    START(comm, request, build_scatter(s_, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
-                                       recvcount, recvtype, root, comm));
+    START(comm, request, mica_nbc_scatter(s_, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
+                                          recvcount, recvtype, root, comm));
 }
 
 int mica_iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                      mica_type_t *sendtype, void *recvbuf, MPI_Count recvcount,
                      mica_type_t *recvtype, int root, mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
+    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
     if (rc == MPI_SUCCESS && comm->rank == root)
-        rc = check_v(sendcounts, displs, comm->size, "sendcounts", "displs");
+        rc = mica_nbc_check_v(sendcounts, displs, comm->size, "sendcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
-    START(comm, request, build_scatter(s_, sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
-                                       recvcount, recvtype, root, comm));
+    START(comm, request, mica_nbc_scatter(s_, sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
+                                          recvcount, recvtype, root, comm));
 }
 
 int mica_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
@@ -494,24 +482,24 @@ int mica_iallgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
                       void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                       mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
-    START(comm, request, build_allgather(s_, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                         NULL, NULL, recvtype, comm));
+    START(comm, request, mica_nbc_allgather(s_, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                            NULL, NULL, recvtype, comm));
 }
 
 int mica_iallgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                        mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
+        rc = mica_nbc_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
-    START(comm, request, build_allgather(s_, sendbuf, sendcount, sendtype, recvbuf, 0,
-                                         recvcounts, displs, recvtype, comm));
+    START(comm, request, mica_nbc_allgather(s_, sendbuf, sendcount, sendtype, recvbuf, 0,
+                                            recvcounts, displs, recvtype, comm));
 }
 
 int mica_iallgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, void *recvbuf,
@@ -535,23 +523,23 @@ int mica_ialltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *send
                      void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                      mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
-    side_t snd = {.buf = sendbuf, .count = sendcount, .type = sendtype};
-    side_t rcv = {.buf = recvbuf, .count = recvcount, .type = recvtype};
-    START(comm, request, build_alltoall(s_, &snd, &rcv, comm));
+    mica_nbc_side_t snd = {.buf = sendbuf, .count = sendcount, .type = sendtype};
+    mica_nbc_side_t rcv = {.buf = recvbuf, .count = recvcount, .type = recvtype};
+    START(comm, request, mica_nbc_alltoall(s_, &snd, &rcv, comm));
 }
 
-static int check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
-                           const MPI_Aint *sdispls, const MPI_Count *recvcounts,
-                           const MPI_Aint *rdispls, int n)
+int mica_nbc_check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
+                             const MPI_Aint *sdispls, const MPI_Count *recvcounts,
+                             const MPI_Aint *rdispls, int n)
 {
     int rc = MPI_SUCCESS;
     if (sendbuf != MPI_IN_PLACE)
-        rc = check_v(sendcounts, sdispls, n, "sendcounts", "sdispls");
+        rc = mica_nbc_check_v(sendcounts, sdispls, n, "sendcounts", "sdispls");
     if (rc == MPI_SUCCESS)
-        rc = check_v(recvcounts, rdispls, n, "recvcounts", "rdispls");
+        rc = mica_nbc_check_v(recvcounts, rdispls, n, "recvcounts", "rdispls");
     return rc;
 }
 
@@ -560,14 +548,17 @@ int mica_ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const M
                       const MPI_Aint rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
                       MPI_Request *request)
 {
-    int rc = check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm->size);
+        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
+                                      comm->size);
     if (rc != MPI_SUCCESS)
         return rc;
-    side_t snd = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .type = sendtype};
-    side_t rcv = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls, .type = recvtype};
-    START(comm, request, build_alltoall(s_, &snd, &rcv, comm));
+    mica_nbc_side_t snd = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls,
+                           .type = sendtype};
+    mica_nbc_side_t rcv = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls,
+                           .type = recvtype};
+    START(comm, request, mica_nbc_alltoall(s_, &snd, &rcv, comm));
 }
 
 int mica_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -604,7 +595,7 @@ int mica_ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const M
     if (recvbuf == MPI_IN_PLACE)
         rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
     if (rc == MPI_SUCCESS)
-        rc = check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
+        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_type_t **types = malloc(2 * (size_t)n * sizeof *types);
@@ -615,14 +606,14 @@ int mica_ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const M
         rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", types);
     if (rc == MPI_SUCCESS) {
         /* The schedule keeps the datatypes it uses; the table is needed only to build it. */
-        side_t snd = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .types = types,
-                      .bytes = 1};
-        side_t rcv = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls,
-                      .types = types + n, .bytes = 1};
+        mica_nbc_side_t snd = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls,
+                               .types = types, .bytes = 1};
+        mica_nbc_side_t rcv = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls,
+                               .types = types + n, .bytes = 1};
         mica_lock();
         mica_sched_t *s = mica_sched_new(comm);
         if (s)
-            build_alltoall(s, &snd, &rcv, comm);
+            mica_nbc_alltoall(s, &snd, &rcv, comm);
         rc = mica_sched_start(s, request);
         mica_unlock();
     }
@@ -660,11 +651,11 @@ int mica_ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count r
 {
     int rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
     if (rc == MPI_SUCCESS)
-        rc = check_reduction(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op, 1);
+        rc = mica_nbc_check_reduction(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
-    START(comm, request, build_reduce_scatter(s_, sendbuf, recvbuf, recvcounts, datatype, op,
-                                              comm));
+    START(comm, request, mica_nbc_reduce_scatter(s_, sendbuf, recvbuf, recvcounts, datatype, op,
+                                                 comm));
 }
 
 int mica_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -696,10 +687,10 @@ int mica_ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count r
 static int iscan(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                  mica_op_t *op, mica_comm_t *comm, int exclusive, MPI_Request *request)
 {
-    int rc = check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
+    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
-    START(comm, request, build_scan(s_, sendbuf, recvbuf, count, datatype, op, exclusive, comm));
+    START(comm, request, mica_nbc_scan(s_, sendbuf, recvbuf, count, datatype, op, exclusive, comm));
 }
 
 int mica_iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,

@@ -13,6 +13,7 @@ enum step_kind { STEP_SEND, STEP_RECV, STEP_COPY, STEP_REDUCE, STEP_BARRIER };
 typedef struct step {
     enum step_kind kind;
     int peer;
+    int alt;                          /* send, recv: on the schedule's second tag */
     const void *src;                  /* send, copy: the data; reduce: `in` */
     void *dst;                        /* recv, copy: where it goes; reduce: `inout` */
     MPI_Count scount, dcount;
@@ -42,15 +43,30 @@ static void fail(mica_sched_t *s, int rc)
         s->error = rc;
 }
 
-mica_sched_t *mica_sched_new(mica_comm_t *comm)
+uint32_t mica_sched_reserve(mica_comm_t *comm)
 {
-    uint32_t seq = comm->coll_seq++;  /* counted even if we fail: the others go on */
+    return comm->coll_seq++;
+}
+
+void mica_sched_fail(mica_sched_t *s, int rc)
+{
+    fail(s, rc);
+}
+
+mica_sched_t *mica_sched_new_seq(mica_comm_t *comm, uint32_t seq)
+{
     mica_sched_t *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->comm = comm;
-    s->tag = MICA_TAG_NBC_FIRST + (int)(seq & MICA_TAG_NBC_MASK);
+    s->tag = MICA_TAG_NBC_FIRST + 2 * (int)(seq & MICA_TAG_NBC_MASK);
     return s;
+}
+
+mica_sched_t *mica_sched_new(mica_comm_t *comm)
+{
+    /* The sequence number is counted even if we fail: the others go on. */
+    return mica_sched_new_seq(comm, mica_sched_reserve(comm));
 }
 
 static step_t *add(mica_sched_t *s, enum step_kind kind)
@@ -102,6 +118,22 @@ void mica_sched_recv(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *t
     st->dcount = count;
     keep(&st->dtype, type);
     s->nxfers++;
+}
+
+void mica_sched_send_alt(mica_sched_t *s, const void *buf, MPI_Count count, mica_type_t *type,
+                         int dest)
+{
+    mica_sched_send(s, buf, count, type, dest);
+    if (s->nsteps && s->steps[s->nsteps - 1].kind == STEP_SEND)
+        s->steps[s->nsteps - 1].alt = 1;
+}
+
+void mica_sched_recv_alt(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type,
+                         int source)
+{
+    mica_sched_recv(s, buf, count, type, source);
+    if (s->nsteps && s->steps[s->nsteps - 1].kind == STEP_RECV)
+        s->steps[s->nsteps - 1].alt = 1;
 }
 
 void mica_sched_copy(mica_sched_t *s, const void *src, MPI_Count scount, mica_type_t *stype,
@@ -207,10 +239,12 @@ static void run_round(mica_sched_t *s)
                 return;
             break;
         case STEP_SEND:
-            rc = mica_coll_isend(st->src, st->scount, st->stype, st->peer, s->tag, s->comm, &r);
+            rc = mica_coll_isend(st->src, st->scount, st->stype, st->peer, s->tag + st->alt,
+                                 s->comm, &r);
             break;
         case STEP_RECV:
-            rc = mica_coll_irecv(st->dst, st->dcount, st->dtype, st->peer, s->tag, s->comm, &r);
+            rc = mica_coll_irecv(st->dst, st->dcount, st->dtype, st->peer, s->tag + st->alt,
+                                 s->comm, &r);
             break;
         case STEP_COPY:
             mica_type_copy(st->src, st->scount, st->stype, st->dst, st->dcount, st->dtype);
@@ -259,7 +293,8 @@ static void finish(mica_sched_t *s)
         mica_request_complete(r);
 }
 
-int mica_sched_start(mica_sched_t *s, MPI_Request *request)
+/* The checks before anything is sent: MPI_SUCCESS, or an error with the schedule freed. */
+static int prepare(mica_sched_t *s)
 {
     if (!s)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a collective's schedule");
@@ -267,16 +302,14 @@ int mica_sched_start(mica_sched_t *s, MPI_Request *request)
     if (rc == MPI_SUCCESS && s->nxfers &&
         !(s->pending = malloc((size_t)s->nxfers * sizeof *s->pending)))
         rc = mica_error(MPI_ERR_NO_MEM, "no memory for %d requests", s->nxfers);
-    if (rc == MPI_SUCCESS && !(s->req = mica_request_new(MICA_REQ_COLL)))
-        rc = mica_error(MPI_ERR_NO_MEM, "no memory for a request");
-    if (rc != MPI_SUCCESS) {
+    if (rc != MPI_SUCCESS)
         destroy(s);
-        return rc;
-    }
-    mica_request_t *r = s->req;
-    r->comm = s->comm;                /* errors are raised on it; the request keeps it alive */
-    mica_comm_retain(s->comm);
-    *request = (MPI_Request)r->obj.handle;
+    return rc;
+}
+
+/* Run the schedule for request s->req, as far as it goes now. */
+static void launch(mica_sched_t *s)
+{
     int moved = 0;
     if (advance(s, &moved)) {
         finish(s);
@@ -284,6 +317,32 @@ int mica_sched_start(mica_sched_t *s, MPI_Request *request)
         *active_tail = s;
         active_tail = &s->next_active;
     }
+}
+
+int mica_sched_start(mica_sched_t *s, MPI_Request *request)
+{
+    int rc = prepare(s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!(s->req = mica_request_new(MICA_REQ_COLL))) {
+        destroy(s);
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
+    }
+    mica_request_t *r = s->req;
+    r->comm = s->comm;                /* errors are raised on it; the request keeps it alive */
+    mica_comm_retain(s->comm);
+    *request = (MPI_Request)r->obj.handle;
+    launch(s);
+    return MPI_SUCCESS;
+}
+
+int mica_sched_start_on(mica_sched_t *s, mica_request_t *r)
+{
+    int rc = prepare(s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    s->req = r;
+    launch(s);
     return MPI_SUCCESS;
 }
 

@@ -10,9 +10,15 @@
  *
  * Matching: every nonblocking collective on a communicator takes the communicator's next
  * sequence number (all members start collectives in the same order, so they count alike) and
- * all its messages carry the tag MICA_TAG_NBC_FIRST + sequence. Blocking collectives keep their
- * fixed tags below MICA_TAG_NBC_FIRST, MPI_Comm_create_group uses negative tags: no two of them
- * ever match each other's messages, however they interleave.
+ * its messages carry the tag MICA_TAG_NBC_FIRST + 2 * sequence, or the next one for the steps
+ * added with the _alt functions (the neighborhood collectives' second tag). Blocking
+ * collectives keep their fixed tags below MICA_TAG_NBC_FIRST, MPI_Comm_create_group uses
+ * negative tags: no two of them ever match each other's messages, however they interleave.
+ *
+ * A persistent collective takes its sequence number at its init call (collective-ordered like
+ * any collective) and every start builds a new schedule with it: starts need then not be in the
+ * same order everywhere (MPI_Startall may start them in any order), and consecutive starts of
+ * one operation never overlap, so their messages between two processes meet in order.
  *
  * Building never fails half-way for the caller: an allocation failure is remembered and
  * reported by mica_sched_start, which then frees everything. All of this runs under the big lock. */
@@ -22,13 +28,17 @@
 #include "coll/coll.h"
 
 #define MICA_TAG_NBC_FIRST 16
-#define MICA_TAG_NBC_MASK 0x3fffffff
+#define MICA_TAG_NBC_MASK 0x1fffffff   /* two tags per sequence number */
 
 typedef struct mica_sched mica_sched_t;
 
 /* A new schedule for the next collective on `comm` (takes its sequence number); NULL when out
  * of memory. */
 mica_sched_t *mica_sched_new(mica_comm_t *comm);
+/* Take the next sequence number of `comm` now (a persistent collective's init), and a new
+ * schedule with it (each start). */
+uint32_t mica_sched_reserve(mica_comm_t *comm);
+mica_sched_t *mica_sched_new_seq(mica_comm_t *comm, uint32_t seq);
 
 /* Steps; buffers must stay valid until the schedule completes (the user's do, per the standard;
  * temporaries come from mica_sched_tmp). Datatypes and the operation are kept alive. */
@@ -40,8 +50,18 @@ void mica_sched_copy(mica_sched_t *s, const void *src, MPI_Count scount, mica_ty
 /* inout = in op inout. */
 void mica_sched_reduce(mica_sched_t *s, const void *in, void *inout, MPI_Count count,
                        mica_type_t *type, mica_op_t *op);
+/* The same on the schedule's second tag: for two messages between the same two processes in
+ * one round that must not meet each other's receive (a Cartesian dimension whose -1 and +1
+ * neighbors are one process). */
+void mica_sched_send_alt(mica_sched_t *s, const void *buf, MPI_Count count, mica_type_t *type,
+                         int dest);
+void mica_sched_recv_alt(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type,
+                         int source);
 /* Wait for every send and receive added since the previous barrier. */
 void mica_sched_barrier(mica_sched_t *s);
+
+/* Make the schedule fail at start with error `rc` (a builder that could not get what it needs). */
+void mica_sched_fail(mica_sched_t *s, int rc);
 
 /* A temporary buffer for `count` elements of `type`, freed with the schedule (NULL when out of
  * memory: the schedule then fails at start, and steps may be added with the NULL meanwhile). */
@@ -54,6 +74,26 @@ void *mica_sched_packed(mica_sched_t *s, const void *buf, MPI_Count count, mica_
 /* Start the schedule and return it as a request; on error (also a failure while building) the
  * schedule is freed and nothing was sent. */
 int mica_sched_start(mica_sched_t *s, MPI_Request *request);
+/* The same for a start of the persistent collective `r` (which holds its communicator): the
+ * schedule completes `r` (or releases it if the user freed it meanwhile). */
+int mica_sched_start_on(mica_sched_t *s, mica_request_t *r);
+
+/* A collective's arguments, as the builders of persistent and neighborhood collectives take
+ * them: the arrays are nsend (s*) and nrecv (r*) long, or NULL where unused; displacements
+ * count elements, or bytes where a datatype per block is given (stypes, rtypes). */
+typedef struct mica_coll_args {
+    const void *sbuf;
+    void *rbuf;
+    MPI_Count scount, rcount;
+    const MPI_Count *scounts, *rcounts;
+    const MPI_Aint *sdispls, *rdispls;
+    mica_type_t *stype, *rtype;
+    mica_type_t *const *stypes, *const *rtypes;
+    mica_op_t *op;
+    int root;
+    int nsend, nrecv;
+} mica_coll_args_t;
+typedef void mica_coll_build_fn(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm);
 
 /* Advance every active schedule (called by mica_progress); non-zero if anything happened. */
 int mica_sched_poll(void);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/persist.h"
 #include "core/progress.h"
 #include "core/request.h"
 
@@ -28,6 +29,10 @@ void mica_request_release(mica_request_t *r)
     r->scratch = NULL;
     if (r->type)                      /* a request keeps its datatype alive (MPI_Type_free) */
         mica_type_release(r->type);
+    if (r->pcoll) {                   /* a persistent collective's bound arguments */
+        mica_pcoll_free(r->pcoll);
+        r->pcoll = NULL;
+    }
     if (r->kind == MICA_REQ_COLL)     /* ... and a collective's its communicator (MPI_Comm_free) */
         mica_comm_release(r->comm);
     if (r->obj.fint) {                /* it has a Fortran index: let the arena forget it */

@@ -8,7 +8,7 @@
 
 enum mica_req_kind {
     MICA_REQ_SEND = 1, MICA_REQ_RECV, MICA_REQ_GREQ, MICA_REQ_NULL_PROC,
-    MICA_REQ_COLL                     /* a nonblocking collective (coll/sched.h) */
+    MICA_REQ_COLL                     /* a nonblocking or persistent collective (coll/sched.h) */
 };
 
 /* The byte count and the cancelled flag live in the status's internal fields. */
@@ -56,6 +56,7 @@ struct mica_request {
     struct mica_request *next, *prev; /* in whichever queue holds it */
     struct mica_request *parent;      /* a part of a compound request (MPI_Isendrecv) */
     int pending;                      /* a compound request: parts not yet complete */
+    struct mica_pcoll *pcoll;         /* a persistent collective's arguments (coll/persist.h) */
 
     /* Generalized requests. */
     MPI_Grequest_query_function *query_fn;

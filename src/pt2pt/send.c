@@ -1,6 +1,7 @@
 /* Sending: the four modes, blocking, nonblocking and persistent. */
 #include <string.h>
 
+#include "coll/persist.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -157,6 +158,8 @@ static int start(mica_request_t *r, mica_errobj_t **eo)
     r->active = 1;
     atomic_store_explicit(&r->done, 0, memory_order_relaxed);
     memset(&r->status, 0, sizeof r->status);
+    if (r->kind == MICA_REQ_COLL)     /* a persistent collective (coll/persist.c) */
+        return mica_pcoll_start(r);
     if (r->kind == MICA_REQ_RECV) {
         if (r->peer == MPI_PROC_NULL)
             mica_request_proc_null(r);

@@ -9,7 +9,7 @@
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
-#include "topo/topo.h"
+#include "topo/neighbor.h"
 
 /* One side (send or receive) of an exchange, and where its block j lies. */
 typedef struct {
@@ -63,7 +63,7 @@ static int exchange(mica_comm_t *comm, const side_t *send, const side_t *recv)
 
 /* --- argument checks ------------------------------------------------------------------------- */
 
-static int check_bufs(const void *sendbuf, const void *recvbuf)
+int mica_neighbor_check_bufs(const void *sendbuf, const void *recvbuf)
 {
     if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
         return mica_error(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which neighborhood collectives "
@@ -71,10 +71,10 @@ static int check_bufs(const void *sendbuf, const void *recvbuf)
     return MPI_SUCCESS;
 }
 
-static int check_types(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                       mica_type_t *recvtype)
+int mica_neighbor_check_types(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                              mica_type_t *recvtype)
 {
-    int rc = check_bufs(sendbuf, recvbuf);
+    int rc = mica_neighbor_check_bufs(sendbuf, recvbuf);
     if (rc == MPI_SUCCESS)
         rc = mica_coll_check_type(sendtype, "sendtype");
     if (rc == MPI_SUCCESS)
@@ -82,8 +82,8 @@ static int check_types(const void *sendbuf, mica_type_t *sendtype, const void *r
     return rc;
 }
 
-static int check_v(int n, const MPI_Count *counts, const MPI_Aint *displs, const char *what,
-                   const char *dwhat)
+int mica_neighbor_check_v(int n, const MPI_Count *counts, const MPI_Aint *displs,
+                          const char *what, const char *dwhat)
 {
     if (n == 0)                       /* no neighbors: the arrays may be NULL */
         return MPI_SUCCESS;
@@ -99,7 +99,7 @@ int mica_neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, mica_typ
                               void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                               mica_comm_t *comm)
 {
-    int rc = check_types(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     side_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype, .whole = 1};
@@ -111,7 +111,7 @@ int mica_neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type
                              void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                              mica_comm_t *comm)
 {
-    int rc = check_types(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     side_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype};
@@ -125,11 +125,11 @@ int mica_neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_ty
                                void *recvbuf, const MPI_Count recvcounts[],
                                const MPI_Aint displs[], mica_type_t *recvtype, mica_comm_t *comm)
 {
-    int nin, nout, rc = check_types(sendbuf, sendtype, recvbuf, recvtype);
+    int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
         rc = mica_topo_degrees(comm, &nin, &nout);
     if (rc == MPI_SUCCESS)
-        rc = check_v(nin, recvcounts, displs, "recvcounts", "displs");
+        rc = mica_neighbor_check_v(nin, recvcounts, displs, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     side_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype, .whole = 1};
@@ -161,13 +161,13 @@ int mica_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                               mica_type_t *recvtype, mica_comm_t *comm)
 {
-    int nin, nout, rc = check_types(sendbuf, sendtype, recvbuf, recvtype);
+    int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
         rc = mica_topo_degrees(comm, &nin, &nout);
     if (rc == MPI_SUCCESS)
-        rc = check_v(nout, sendcounts, sdispls, "sendcounts", "sdispls");
+        rc = mica_neighbor_check_v(nout, sendcounts, sdispls, "sendcounts", "sdispls");
     if (rc == MPI_SUCCESS)
-        rc = check_v(nin, recvcounts, rdispls, "recvcounts", "rdispls");
+        rc = mica_neighbor_check_v(nin, recvcounts, rdispls, "recvcounts", "rdispls");
     if (rc != MPI_SUCCESS)
         return rc;
     side_t s = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .type = sendtype};
@@ -175,16 +175,10 @@ int mica_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     return exchange(comm, &s, &r);
 }
 
-/* The int arrays of the MPI_X forms of alltoallv and alltoallw, widened; free with free(). */
-typedef struct {
-    MPI_Count *sc, *rc;
-    MPI_Aint *sd, *rd;
-} wide_t;
-
-static int widen(mica_comm_t *comm, const int *sc, const int *sd, const int *rc, const int *rd,
-                 wide_t *w)
+int mica_neighbor_widen(mica_comm_t *comm, const int *sc, const int *sd, const int *rc,
+                        const int *rd, mica_neighbor_wide_t *w)
 {
-    *w = (wide_t){0};
+    *w = (mica_neighbor_wide_t){0};
     int nin, nout, err = mica_topo_degrees(comm, &nin, &nout);
     if (err == MPI_SUCCESS)
         err = mica_coll_widen_counts(nout, sc, &w->sc);
@@ -197,7 +191,7 @@ static int widen(mica_comm_t *comm, const int *sc, const int *sd, const int *rc,
     return err;
 }
 
-static void widen_free(wide_t *w)
+void mica_neighbor_widen_free(mica_neighbor_wide_t *w)
 {
     free(w->sc), free(w->sd), free(w->rc), free(w->rd);
 }
@@ -206,20 +200,19 @@ int mica_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm)
 {
-    wide_t w;
-    int rc = widen(comm, sendcounts, sdispls, recvcounts, rdispls, &w);
+    mica_neighbor_wide_t w;
+    int rc = mica_neighbor_widen(comm, sendcounts, sdispls, recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_neighbor_alltoallv_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd,
                                        recvtype, comm);
-    widen_free(&w);
+    mica_neighbor_widen_free(&w);
     return rc;
 }
 
 /* --- alltoallw ------------------------------------------------------------------------------- */
 
-/* The datatype handles of alltoallw, looked up and checked. */
-static int lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts, const char *what,
-                        mica_type_t **out)
+int mica_neighbor_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
+                               const char *what, mica_type_t **out)
 {
     if (n > 0 && !in)
         return mica_error(MPI_ERR_ARG, "%s is NULL", what);
@@ -245,21 +238,21 @@ int mica_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                               mica_comm_t *comm)
 {
-    int nin, nout, rc = check_bufs(sendbuf, recvbuf);
+    int nin, nout, rc = mica_neighbor_check_bufs(sendbuf, recvbuf);
     if (rc == MPI_SUCCESS)
         rc = mica_topo_degrees(comm, &nin, &nout);
     if (rc == MPI_SUCCESS)
-        rc = check_v(nout, sendcounts, sdispls, "sendcounts", "sdispls");
+        rc = mica_neighbor_check_v(nout, sendcounts, sdispls, "sendcounts", "sdispls");
     if (rc == MPI_SUCCESS)
-        rc = check_v(nin, recvcounts, rdispls, "recvcounts", "rdispls");
+        rc = mica_neighbor_check_v(nin, recvcounts, rdispls, "recvcounts", "rdispls");
     if (rc != MPI_SUCCESS)
         return rc;
     mica_type_t **types = malloc(((size_t)nin + nout + 1) * sizeof *types);
     if (!types)
         return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", nin + nout);
-    rc = lookup_types(nout, sendtypes, sendcounts, "sendtypes", types);
+    rc = mica_neighbor_lookup_types(nout, sendtypes, sendcounts, "sendtypes", types);
     if (rc == MPI_SUCCESS)
-        rc = lookup_types(nin, recvtypes, recvcounts, "recvtypes", types + nout);
+        rc = mica_neighbor_lookup_types(nin, recvtypes, recvcounts, "recvtypes", types + nout);
     if (rc == MPI_SUCCESS) {
         side_t s = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .types = types};
         side_t r = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls,
@@ -275,11 +268,11 @@ int mica_neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                             mica_comm_t *comm)
 {
-    wide_t w;
-    int rc = widen(comm, sendcounts, NULL, recvcounts, NULL, &w);
+    mica_neighbor_wide_t w;
+    int rc = mica_neighbor_widen(comm, sendcounts, NULL, recvcounts, NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_neighbor_alltoallw_c(sendbuf, w.sc, sdispls, sendtypes, recvbuf, w.rc, rdispls,
                                        recvtypes, comm);
-    widen_free(&w);
+    mica_neighbor_widen_free(&w);
     return rc;
 }

@@ -1,0 +1,64 @@
+/* The schedules of the nonblocking collectives (nbc.c) and their argument checks, shared with
+ * the persistent collectives (persist.c), which build the same schedule at every start. All
+ * run with the lock held; the checks return MPI_SUCCESS or an error code naming the argument. */
+#ifndef MICA_NBC_H
+#define MICA_NBC_H
+
+#include "coll/sched.h"
+
+void mica_nbc_barrier(mica_sched_t *s, mica_comm_t *comm);
+void mica_nbc_bcast(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type, int root,
+                    mica_comm_t *comm);
+/* `input` is rbuf at an MPI_IN_PLACE root. */
+void mica_nbc_reduce(mica_sched_t *s, const void *input, void *rbuf, MPI_Count count,
+                     mica_type_t *type, mica_op_t *op, int root, mica_comm_t *comm);
+/* The v forms give counts and displs, the others count (and NULL arrays). */
+void mica_nbc_gather(mica_sched_t *s, const void *sbuf, MPI_Count scount, mica_type_t *stype,
+                     void *rbuf, MPI_Count rcount, const MPI_Count *rcounts,
+                     const MPI_Aint *displs, mica_type_t *rtype, int root, mica_comm_t *comm);
+void mica_nbc_scatter(mica_sched_t *s, const void *sbuf, MPI_Count scount,
+                      const MPI_Count *scounts, const MPI_Aint *displs, mica_type_t *stype,
+                      void *rbuf, MPI_Count rcount, mica_type_t *rtype, int root,
+                      mica_comm_t *comm);
+void mica_nbc_allgather(mica_sched_t *s, const void *sbuf, MPI_Count scount,
+                        mica_type_t *stype, void *rbuf, MPI_Count rcount,
+                        const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
+                        mica_comm_t *comm);
+
+/* The three all-to-alls: block i of a buffer is counts[i] (or count) elements of types[i] (or
+ * type) at byte displacement displs[i] (bytes) or element displacement displs[i] (or i * count). */
+typedef struct {
+    const void *buf;
+    MPI_Count count;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
+    mica_type_t *type;
+    mica_type_t *const *types;
+    int bytes;
+} mica_nbc_side_t;
+void mica_nbc_alltoall(mica_sched_t *s, const mica_nbc_side_t *snd, const mica_nbc_side_t *rcv,
+                       mica_comm_t *comm);
+
+void mica_nbc_reduce_scatter(mica_sched_t *s, const void *sbuf, void *rbuf,
+                             const MPI_Count *rcounts, mica_type_t *type, mica_op_t *op,
+                             mica_comm_t *comm);
+void mica_nbc_scan(mica_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                   mica_type_t *type, mica_op_t *op, int exclusive, mica_comm_t *comm);
+
+/* Gather (gather = 1) and scatter (0): the significant buffers and datatypes. */
+int mica_nbc_check_rooted(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                          mica_type_t *recvtype, int root, mica_comm_t *comm, int gather);
+/* Allgather, alltoall: sendbuf may be MPI_IN_PLACE, recvbuf not. */
+int mica_nbc_check_all(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                       mica_type_t *recvtype);
+/* `aliased`: sendbuf == recvbuf matters here (the root of a reduce, everyone otherwise). */
+int mica_nbc_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count,
+                             mica_type_t *type, mica_op_t *op, int aliased);
+/* n counts (none negative) and displacements (not NULL). */
+int mica_nbc_check_v(const MPI_Count *counts, const void *displs, int n, const char *cname,
+                     const char *dname);
+int mica_nbc_check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
+                             const MPI_Aint *sdispls, const MPI_Count *recvcounts,
+                             const MPI_Aint *rdispls, int n);
+
+#endif

@@ -1,0 +1,399 @@
+/* The nonblocking (MPI_Ineighbor_*) and persistent (MPI_Neighbor_*_init) neighborhood
+ * collectives, on the schedule engine (coll/sched.h): one round, every receive from the
+ * in-neighbors and every send to the out-neighbors, in the order and with the blocks of the
+ * blocking forms (neighbor.c): the neighbor lists are mica_topo_peers', MPI_PROC_NULL neighbors
+ * are skipped, and the messages the blocking forms tag MICA_TAG_NEIGHBOR_UP travel on the
+ * schedule's second tag. The argument checks are the blocking forms'. */
+#include <stdlib.h>
+
+#include "coll/persist.h"
+#include "core/errors.h"
+#include "core/progress.h"
+#include "core_api.h"
+#include "topo/neighbor.h"
+
+/* Block j of one side: counts[j] elements (or count) of types[j] (or type) at byte
+ * displacement displs[j] (with types), element displacement displs[j], or j * count; `whole`:
+ * every block is the whole buffer (the send side of allgather). */
+static void *block_at(const void *buf, MPI_Count count, const MPI_Count *counts,
+                      const MPI_Aint *displs, mica_type_t *type, mica_type_t *const *types,
+                      int whole, int j, MPI_Count *n, mica_type_t **t)
+{
+    *n = counts ? counts[j] : count;
+    *t = types ? types[j] : type;
+    if (whole)
+        return (void *)buf;
+    if (types)
+        return (char *)buf + displs[j];
+    return mica_coll_at(buf, displs ? displs[j] : (MPI_Count)j * count, type);
+}
+
+static void build(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm, int whole)
+{
+    mica_topo_peers_t p;
+    int rc = mica_topo_peers(comm, &p);
+    if (rc != MPI_SUCCESS) {
+        mica_sched_fail(s, rc);
+        return;
+    }
+    MPI_Count n;
+    mica_type_t *t;
+    for (int j = 0; j < p.nin; j++) {
+        if (p.in[j].rank == MPI_PROC_NULL)
+            continue;
+        void *at = block_at(a->rbuf, a->rcount, a->rcounts, a->rdispls, a->rtype, a->rtypes, 0,
+                            j, &n, &t);
+        if (p.in[j].tag == MICA_TAG_NEIGHBOR_UP)
+            mica_sched_recv_alt(s, at, n, t, p.in[j].rank);
+        else
+            mica_sched_recv(s, at, n, t, p.in[j].rank);
+    }
+    for (int j = 0; j < p.nout; j++) {
+        if (p.out[j].rank == MPI_PROC_NULL)
+            continue;
+        void *at = block_at(a->sbuf, a->scount, a->scounts, a->sdispls, a->stype, a->stypes,
+                            whole, j, &n, &t);
+        if (p.out[j].tag == MICA_TAG_NEIGHBOR_UP)
+            mica_sched_send_alt(s, at, n, t, p.out[j].rank);
+        else
+            mica_sched_send(s, at, n, t, p.out[j].rank);
+    }
+    free(p.in);
+}
+
+static void build_allgather(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    build(s, a, comm, 1);
+}
+
+static void build_alltoall(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    build(s, a, comm, 0);
+}
+
+/* Start the collective now (persistent = 0), or bind it to a persistent request. */
+static int launch(mica_comm_t *comm, mica_coll_build_fn *fn, const mica_coll_args_t *a,
+                  int persistent, MPI_Request *request)
+{
+    if (persistent)
+        return mica_pcoll_init(comm, fn, a, request);
+    mica_lock();
+    mica_sched_t *s = mica_sched_new(comm);
+    if (s)
+        fn(s, a, comm);
+    int rc = mica_sched_start(s, request);
+    mica_unlock();
+    return rc;
+}
+
+/* --- the collectives, nonblocking or persistent ------------------------------------------- */
+
+static int allgather(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                     void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, mica_comm_t *comm,
+                     int persistent, MPI_Request *request)
+{
+    int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc == MPI_SUCCESS)
+        rc = mica_topo_degrees(comm, &nin, &nout);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+                          .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype};
+    return launch(comm, build_allgather, &a, persistent, request);
+}
+
+static int alltoall(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                    void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, mica_comm_t *comm,
+                    int persistent, MPI_Request *request)
+{
+    int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc == MPI_SUCCESS)
+        rc = mica_topo_degrees(comm, &nin, &nout);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+                          .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype};
+    return launch(comm, build_alltoall, &a, persistent, request);
+}
+
+static int allgatherv(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      mica_type_t *recvtype, mica_comm_t *comm, int persistent,
+                      MPI_Request *request)
+{
+    int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc == MPI_SUCCESS)
+        rc = mica_topo_degrees(comm, &nin, &nout);
+    if (rc == MPI_SUCCESS)
+        rc = mica_neighbor_check_v(nin, recvcounts, displs, "recvcounts", "displs");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+                          .rbuf = recvbuf, .rcounts = nin ? recvcounts : NULL,
+                          .rdispls = nin ? displs : NULL, .rtype = recvtype, .nrecv = nin};
+    return launch(comm, build_allgather, &a, persistent, request);
+}
+
+static int alltoallv(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     mica_type_t *sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
+                     int persistent, MPI_Request *request)
+{
+    int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc == MPI_SUCCESS)
+        rc = mica_topo_degrees(comm, &nin, &nout);
+    if (rc == MPI_SUCCESS)
+        rc = mica_neighbor_check_v(nout, sendcounts, sdispls, "sendcounts", "sdispls");
+    if (rc == MPI_SUCCESS)
+        rc = mica_neighbor_check_v(nin, recvcounts, rdispls, "recvcounts", "rdispls");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_coll_args_t a = {.sbuf = sendbuf, .scounts = nout ? sendcounts : NULL,
+                          .sdispls = nout ? sdispls : NULL, .stype = sendtype,
+                          .rbuf = recvbuf, .rcounts = nin ? recvcounts : NULL,
+                          .rdispls = nin ? rdispls : NULL, .rtype = recvtype, .nsend = nout,
+                          .nrecv = nin};
+    return launch(comm, build_alltoall, &a, persistent, request);
+}
+
+static int alltoallw(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm,
+                     int persistent, MPI_Request *request)
+{
+    int nin, nout, rc = mica_neighbor_check_bufs(sendbuf, recvbuf);
+    if (rc == MPI_SUCCESS)
+        rc = mica_topo_degrees(comm, &nin, &nout);
+    if (rc == MPI_SUCCESS)
+        rc = mica_neighbor_check_v(nout, sendcounts, sdispls, "sendcounts", "sdispls");
+    if (rc == MPI_SUCCESS)
+        rc = mica_neighbor_check_v(nin, recvcounts, rdispls, "recvcounts", "rdispls");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_type_t **types = malloc(((size_t)nin + nout + 1) * sizeof *types);
+    if (!types)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", nin + nout);
+    rc = mica_neighbor_lookup_types(nout, sendtypes, sendcounts, "sendtypes", types);
+    if (rc == MPI_SUCCESS)
+        rc = mica_neighbor_lookup_types(nin, recvtypes, recvcounts, "recvtypes", types + nout);
+    if (rc == MPI_SUCCESS) {
+        /* The schedule (or the persistent request) keeps the datatypes it uses. */
+        mica_coll_args_t a = {.sbuf = sendbuf, .scounts = nout ? sendcounts : NULL,
+                              .sdispls = nout ? sdispls : NULL, .stypes = nout ? types : NULL,
+                              .rbuf = recvbuf, .rcounts = nin ? recvcounts : NULL,
+                              .rdispls = nin ? rdispls : NULL, .rtypes = nin ? types + nout : NULL,
+                              .nsend = nout, .nrecv = nin};
+        rc = launch(comm, build_alltoall, &a, persistent, request);
+    }
+    free(types);
+    return rc;
+}
+
+/* The int forms of the v and w collectives: their arrays widened. */
+static int allgatherv_int(const void *sendbuf, int sendcount, mica_type_t *sendtype,
+                          void *recvbuf, const int recvcounts[], const int displs[],
+                          mica_type_t *recvtype, mica_comm_t *comm, int persistent,
+                          MPI_Request *request)
+{
+    int nin, nout, rc = mica_topo_degrees(comm, &nin, &nout);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Count *c = NULL;
+    MPI_Aint *d = NULL;
+    rc = mica_coll_widen_counts(nin, recvcounts, &c);
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_widen_displs(nin, displs, &d);
+    if (rc == MPI_SUCCESS)
+        rc = allgatherv(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, comm, persistent,
+                        request);
+    free(c), free(d);
+    return rc;
+}
+
+static int alltoallv_int(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                         mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
+                         const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
+                         int persistent, MPI_Request *request)
+{
+    mica_neighbor_wide_t w;
+    int rc = mica_neighbor_widen(comm, sendcounts, sdispls, recvcounts, rdispls, &w);
+    if (rc == MPI_SUCCESS)
+        rc = alltoallv(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
+                       persistent, request);
+    mica_neighbor_widen_free(&w);
+    return rc;
+}
+
+static int alltoallw_int(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                         mica_comm_t *comm, int persistent, MPI_Request *request)
+{
+    mica_neighbor_wide_t w;
+    int rc = mica_neighbor_widen(comm, sendcounts, NULL, recvcounts, NULL, &w);
+    if (rc == MPI_SUCCESS)
+        rc = alltoallw(sendbuf, w.sc, sdispls, sendtypes, recvbuf, w.rc, rdispls, recvtypes,
+                       comm, persistent, request);
+    mica_neighbor_widen_free(&w);
+    return rc;
+}
+
+/* --- entry points: nonblocking ---------------------------------------------------------- */
+
+int mica_ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                               void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
+                               mica_comm_t *comm, MPI_Request *request)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 0,
+                     request);
+}
+
+int mica_ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                              void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
+                              mica_comm_t *comm, MPI_Request *request)
+{
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 0,
+                    request);
+}
+
+int mica_ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                                void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint displs[], mica_type_t *recvtype,
+                                mica_comm_t *comm, MPI_Request *request)
+{
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                      0, request);
+}
+
+int mica_ineighbor_allgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
+{
+    return allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                          comm, 0, request);
+}
+
+int mica_ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], mica_type_t *sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                               mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
+{
+    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                     recvtype, comm, 0, request);
+}
+
+int mica_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
+                             MPI_Request *request)
+{
+    return alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, comm, 0, request);
+}
+
+int mica_ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               mica_comm_t *comm, MPI_Request *request)
+{
+    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                     recvtypes, comm, 0, request);
+}
+
+int mica_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], mica_comm_t *comm,
+                             MPI_Request *request)
+{
+    return alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, 0, request);
+}
+
+/* --- entry points: persistent (no hints are used: info is ignored) ----------------------- */
+
+int mica_neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+                                   mica_type_t *sendtype, void *recvbuf, MPI_Count recvcount,
+                                   mica_type_t *recvtype, mica_comm_t *comm, mica_info_t *info,
+                                   MPI_Request *request)
+{
+    (void)info;
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 1,
+                     request);
+}
+
+int mica_neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+                                  mica_type_t *sendtype, void *recvbuf, MPI_Count recvcount,
+                                  mica_type_t *recvtype, mica_comm_t *comm, mica_info_t *info,
+                                  MPI_Request *request)
+{
+    (void)info;
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 1,
+                    request);
+}
+
+int mica_neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+                                    mica_type_t *sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                    mica_type_t *recvtype, mica_comm_t *comm, mica_info_t *info,
+                                    MPI_Request *request)
+{
+    (void)info;
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                      1, request);
+}
+
+int mica_neighbor_allgatherv_init(const void *sendbuf, int sendcount, mica_type_t *sendtype,
+                                  void *recvbuf, const int recvcounts[], const int displs[],
+                                  mica_type_t *recvtype, mica_comm_t *comm, mica_info_t *info,
+                                  MPI_Request *request)
+{
+    (void)info;
+    return allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                          comm, 1, request);
+}
+
+int mica_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], mica_type_t *sendtype,
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], mica_type_t *recvtype,
+                                   mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
+{
+    (void)info;
+    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                     recvtype, comm, 1, request);
+}
+
+int mica_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                 const int sdispls[], mica_type_t *sendtype, void *recvbuf,
+                                 const int recvcounts[], const int rdispls[],
+                                 mica_type_t *recvtype, mica_comm_t *comm, mica_info_t *info,
+                                 MPI_Request *request)
+{
+    (void)info;
+    return alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, comm, 1, request);
+}
+
+int mica_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                   mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
+{
+    (void)info;
+    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                     recvtypes, comm, 1, request);
+}
+
+int mica_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], mica_comm_t *comm,
+                                 mica_info_t *info, MPI_Request *request)
+{
+    (void)info;
+    return alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, 1, request);
+}
