@@ -23,7 +23,8 @@ ERROR_OBJECTS = ('MPI_Comm', 'MPI_Win', 'MPI_File', 'MPI_Session')
 # Null handles accepted as input; everywhere else the null handle is an error. The core gets
 # NULL for the object.
 NULL_OK = {'MPI_Info'}
-NULL_OK_IN = {('MPI_Intercomm_create', 'peer_comm'), ('MPI_Wait', 'request'), ('MPI_Test', 'request'), ('MPI_Request_get_status', 'request')}
+NULL_OK_IN = {('MPI_Wait', 'request'), ('MPI_Test', 'request'), ('MPI_Request_get_status', 'request'),
+              ('MPI_Intercomm_create', 'peer_comm')}   # significant at the local leader only
 
 # Output pointers that may legitimately be null (the standard's *_IGNORE sentinels, buffers).
 NULLABLE_KINDS = {'STATUS', 'F08_STATUS', 'F90_STATUS', 'BUFFER', 'C_BUFFER', 'C_BUFFER2',
@@ -167,7 +168,7 @@ def checks(f, eo):
             cond = '(unsigned)%s >= (unsigned)comm_->remote_size' % p.name
             for s in special:
                 cond = '%s != %s && %s' % (p.name, s, cond)
-            if p.name == 'root':      # an intercommunicator's root group says MPI_ROOT, MPI_PROC_NULL
+            if p.name == 'root':      # on an intercommunicator: MPI_ROOT, MPI_PROC_NULL too
                 cond = '(comm_->inter ? %s != MPI_ROOT && %s != MPI_PROC_NULL && %s : %s)' % (
                     p.name, p.name, cond, cond)
             cls = 'MPI_ERR_ROOT' if p.name == 'root' else 'MPI_ERR_RANK'

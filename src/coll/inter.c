@@ -98,7 +98,7 @@ static int exchange(mica_comm_t *comm, int tag, const void *sbuf, const blocks_t
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
-/* --- barrier, bcast, reduce, allreduce --------------------------------------------------------- */
+/* --- barrier, bcast, reduce, allreduce -------------------------------------------------------- */
 
 int mica_inter_barrier(mica_comm_t *comm)
 {
@@ -190,7 +190,7 @@ int mica_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_typ
     return rc;
 }
 
-/* --- gather, scatter ---------------------------------------------------------------------------- */
+/* --- gather, scatter -------------------------------------------------------------------------- */
 
 static int gather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
                   MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
@@ -278,7 +278,7 @@ int mica_inter_scatterv(const void *sbuf, const MPI_Count *scounts, const MPI_Ai
     return scatter(sbuf, 0, scounts, displs, stype, rbuf, rcount, rtype, root, comm, 1);
 }
 
-/* --- allgather, alltoall ------------------------------------------------------------------------ */
+/* --- allgather, alltoall ---------------------------------------------------------------------- */
 
 /* Both sides of an all-to-all data mover: every process sends (its one block to every remote
  * process when `same`) and receives a block from every remote process. */
@@ -361,7 +361,7 @@ int mica_inter_alltoallw(const void *sbuf, const MPI_Count *scounts, const MPI_A
     return exchange(comm, MICA_TAG_ALLTOALL, sbuf, &s, rbuf, &r);
 }
 
-/* --- reduce_scatter ----------------------------------------------------------------------------- */
+/* --- reduce_scatter --------------------------------------------------------------------------- */
 
 int mica_inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
                               const MPI_Count *rcounts, mica_type_t *type, mica_op_t *op,

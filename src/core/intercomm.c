@@ -1,5 +1,6 @@
-/* Intercommunicators: MPI_Intercomm_create and MPI_Intercomm_merge, the remote-group queries,
- * and MPI_Comm_dup and MPI_Comm_split (hence MPI_Comm_create and split_type) on one.
+/* Intercommunicators: MPI_Intercomm_create (and _from_groups), MPI_Intercomm_merge, the
+ * remote-group queries, and MPI_Comm_dup and MPI_Comm_split (hence MPI_Comm_create and
+ * split_type) on one.
  *
  * An intercommunicator keeps its local group as an intracommunicator does (rank, size, world)
  * and its remote group in remote_size and remote_world: point-to-point ranks name the remote
@@ -28,13 +29,49 @@
 
 /* How a group reaches the other while an intercommunicator is made: the local leader (rank
  * `leader` of the group's intracommunicator `local`) talks to the remote leader, rank `peer` of
- * `comm`, on comm's collective context with `tag`; comm and peer matter at the leader only. */
+ * `comm`, on comm's collective context with `tag`; comm and peer matter at the leader only.
+ * `local_tag` 0: `local` is a communicator of its own, whose collectives run as usual; else it
+ * is a provisional one on a shared context (MPI_Intercomm_create_from_groups), where only
+ * mica_coll_allgather_tag with that tag keeps its messages apart. */
 typedef struct {
     mica_comm_t *local;
     int leader;
     mica_comm_t *comm;
-    int peer, tag;
+    int peer, tag, local_tag;
 } bridge_t;
+
+/* n ints from the local leader to every member of the local group. */
+static int local_bcast(const bridge_t *b, int *buf, int n)
+{
+    if (!b->local_tag)
+        return mica_coll_bcast(buf, n, INTS, b->leader, b->local);
+    if (n == 0)
+        return MPI_SUCCESS;
+    int *all = malloc((size_t)b->local->size * n * sizeof *all);
+    if (!all)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d ints", b->local->size * n);
+    int rc = mica_coll_allgather_tag(buf, n, INTS, all, n, INTS, b->local, b->local_tag);
+    if (rc == MPI_SUCCESS)
+        memcpy(buf, all + (size_t)b->leader * n, (size_t)n * sizeof *buf);
+    free(all);
+    return rc;
+}
+
+/* The result of `op` over one int of every member of the local group. */
+static int local_allreduce(const bridge_t *b, int mine, mica_op_t *op, int *result)
+{
+    if (!b->local_tag)
+        return mica_coll_allreduce(&mine, result, 1, INTS, op, b->local);
+    int *all = malloc((size_t)b->local->size * sizeof *all);
+    if (!all)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d ints", b->local->size);
+    int rc = mica_coll_allgather_tag(&mine, 1, INTS, all, 1, INTS, b->local, b->local_tag);
+    for (int i = 1; rc == MPI_SUCCESS && i < b->local->size; i++)
+        rc = mica_op_apply(op, &all[i - 1], &all[i], 1, INTS);
+    *result = all[b->local->size - 1];
+    free(all);
+    return rc;
+}
 
 /* The bridge of an existing intercommunicator: the leaders are the local and remote rank 0. */
 static bridge_t bridge_of(mica_comm_t *inter, int tag)
@@ -50,7 +87,7 @@ static int swap(const bridge_t *b, const int *out, int nout, int *in, int nin)
         rc = mica_coll_sendrecv(out, nout, INTS, b->peer, in, nin, INTS, b->peer, b->tag,
                                 b->comm);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_bcast(in, nin, INTS, b->leader, b->local);
+        rc = local_bcast(b, in, nin);
     return rc;
 }
 
@@ -58,7 +95,7 @@ static int swap(const bridge_t *b, const int *out, int nout, int *in, int nin)
 static int reduce_both(const bridge_t *b, int mine, mica_op_t *op, int *result)
 {
     int ours, theirs;
-    int rc = mica_coll_allreduce(&mine, &ours, 1, INTS, op, b->local);
+    int rc = local_allreduce(b, mine, op, &ours);
     if (rc == MPI_SUCCESS)
         rc = swap(b, &ours, 1, &theirs, 1);
     if (rc == MPI_SUCCESS)
@@ -232,6 +269,64 @@ int mica_intercomm_create(mica_comm_t *local_comm, int local_leader, mica_comm_t
                       head[1], remote, newintercomm);
 }
 
+/* --- MPI_Intercomm_create_from_groups ------------------------------------------------------- */
+
+/* A tag of a string: its FNV-1a hash. */
+static int string_tag(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return (int)(h & 0x3fffffff);
+}
+
+/* Every process of the job is in MPI_COMM_WORLD, so the groups talk on its collective context,
+ * with a tag of the string tag (apart from the collectives', like MPI_Comm_create_group's):
+ * each group as a provisional communicator of its members, the leaders by world rank. Both
+ * groups are known to all already; only the context ids need agreeing. */
+int mica_intercomm_create_from_groups(mica_group_t *local_group, int local_leader,
+                                      mica_group_t *remote_group, int remote_leader,
+                                      const char *stringtag, mica_info_t *info,
+                                      mica_errhandler_t *errhandler, MPI_Comm *newintercomm)
+{
+    (void)info;                       /* no hints are acted on */
+    if (!stringtag)
+        return mica_error(MPI_ERR_ARG, "stringtag is NULL");
+    if (local_group->rank == MPI_UNDEFINED)
+        return mica_error(MPI_ERR_GROUP, "this process is not a member of local_group");
+    if (local_leader < 0 || local_leader >= local_group->size)
+        return mica_error(MPI_ERR_RANK, "local_leader=%d is not a rank of local_group (size %d)",
+                          local_leader, local_group->size);
+    if (remote_leader < 0 || remote_leader >= remote_group->size)
+        return mica_error(MPI_ERR_RANK, "remote_leader=%d is not a rank of remote_group (size "
+                          "%d)", remote_leader, remote_group->size);
+    if (errhandler->kind && errhandler->kind != MICA_COMM)
+        return mica_error(MPI_ERR_ARG, "errhandler is not a communicator error handler");
+    for (int i = 0; i < remote_group->size; i++)
+        if (remote_group->world[i] == mica_comm_world.rank)
+            return mica_error(MPI_ERR_GROUP, "this process is in both groups: the groups of an "
+                              "intercommunicator must be disjoint");
+    /* The provisional communicators' messages carry group ranks, the leaders' world ranks:
+     * their tags differ (even, odd) so neither kind can match the other. */
+    int h = string_tag(stringtag) & ~1;
+    mica_comm_t among = {.rank = local_group->rank, .size = local_group->size,
+                         .remote_size = local_group->size, .world = local_group->world,
+                         .context = mica_comm_world.context};
+    bridge_t b = {.local = &among, .leader = local_leader, .comm = &mica_comm_world,
+                  .peer = remote_group->world[remote_leader], .tag = mica_coll_group_tag(h | 1),
+                  .local_tag = mica_coll_group_tag(h)};
+    uint32_t ctx;
+    mica_lock();
+    int rc = agree_both(&b, INTER_SPAN, &ctx);
+    mica_unlock();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_comm_t parent = {.eo.errhandler = errhandler};    /* whose error handler it gets */
+    return make_inter(&parent, ctx, local_group->size, local_group->rank,
+                      copy_ints(local_group->world, local_group->size), remote_group->size,
+                      copy_ints(remote_group->world, remote_group->size), newintercomm);
+}
+
 /* --- MPI_Intercomm_merge --------------------------------------------------------------------- */
 
 int mica_intercomm_merge(mica_comm_t *intercomm, int high, MPI_Comm *newintracomm)
@@ -266,7 +361,7 @@ int mica_intercomm_merge(mica_comm_t *intercomm, int high, MPI_Comm *newintracom
                           world, newintracomm);
 }
 
-/* --- dup and split ----------------------------------------------------------------------------- */
+/* --- dup and split ---------------------------------------------------------------------------- */
 
 int mica_intercomm_dup(mica_comm_t *comm, MPI_Comm *newcomm)
 {
@@ -360,7 +455,7 @@ int mica_intercomm_split(mica_comm_t *comm, int color, int key, MPI_Comm *newcom
     return make_inter(comm, ctx, n, rank, world, rn, remote, newcomm);
 }
 
-/* --- queries ----------------------------------------------------------------------------------- */
+/* --- queries ---------------------------------------------------------------------------------- */
 
 int mica_comm_test_inter(mica_comm_t *comm, int *flag)
 {

@@ -4,7 +4,8 @@
  * (test_inter, sizes, ranks, groups, remote group), point-to-point both ways (wildcards and
  * MPI_SOURCE as a remote rank, sendrecv, probe, mprobe, persistent, synchronous), dup isolating
  * traffic, compare, MPI_Intercomm_merge with both orders and with equal high flags, MPI_Comm_split
- * and MPI_Comm_create on an intercommunicator, free; errors on the intracommunicator-only calls. */
+ * and MPI_Comm_create on an intercommunicator, free, MPI_Intercomm_create_from_groups; errors on
+ * the intracommunicator-only calls. */
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -291,6 +292,43 @@ static void create_sub(MPI_Comm inter)
     MPI_Group_free(&g);
 }
 
+/* MPI_Intercomm_create_from_groups: the same halves, given as groups of MPI_COMM_WORLD's. */
+static void from_groups(void)
+{
+    MPI_Group world_group, mine, theirs;
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    int *ranks = malloc(size * sizeof *ranks);
+    for (int r = 0; r < lsize; r++)
+        ranks[r] = world_of(color, r);
+    MPI_Group_incl(world_group, lsize, ranks, &mine);
+    MPI_Group_incl(world_group, rsize, remote_world, &theirs);
+    MPI_Comm ic;
+    CHECK(MPI_Intercomm_create_from_groups(mine, lsize - 1, theirs, rsize - 1, "t_intercomm",
+                                           MPI_INFO_NULL, MPI_ERRORS_RETURN, &ic) ==
+          MPI_SUCCESS);
+    int flag = 0, n = -1, r = -1;
+    MPI_Comm_test_inter(ic, &flag);
+    MPI_Comm_size(ic, &n);
+    MPI_Comm_rank(ic, &r);
+    CHECK(flag == 1 && n == lsize && r == lrank);
+    MPI_Comm_remote_size(ic, &n);
+    CHECK(n == rsize);
+    MPI_Errhandler eh;
+    CHECK(MPI_Comm_get_errhandler(ic, &eh) == MPI_SUCCESS && eh == MPI_ERRORS_RETURN);
+    all_to_all(ic);
+    merge(ic, color, 0);
+    /* Not a member of local_group. */
+    MPI_Comm bad;
+    CHECK(error_class(MPI_Intercomm_create_from_groups(theirs, 0, mine, 0, "bad", MPI_INFO_NULL,
+                                                       MPI_ERRORS_RETURN, &bad)) ==
+          MPI_ERR_GROUP);
+    CHECK(MPI_Comm_free(&ic) == MPI_SUCCESS);
+    MPI_Group_free(&mine);
+    MPI_Group_free(&theirs);
+    MPI_Group_free(&world_group);
+    free(ranks);
+}
+
 static void errors(MPI_Comm inter)
 {
     int n, x = 1, y;
@@ -315,6 +353,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 
     MPI_Comm inter = create();
     queries(inter);
@@ -328,6 +367,7 @@ int main(int argc, char **argv)
     split(inter);
     create_sub(inter);
     errors(inter);
+    from_groups();
     /* A second intercommunicator of the same halves, while the first lives. */
     MPI_Comm again = create();
     all_to_all(again);
