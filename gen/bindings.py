@@ -23,7 +23,8 @@ ERROR_OBJECTS = ('MPI_Comm', 'MPI_Win', 'MPI_File', 'MPI_Session')
 # Null handles accepted as input; everywhere else the null handle is an error. The core gets
 # NULL for the object.
 NULL_OK = {'MPI_Info'}
-NULL_OK_IN = {('MPI_Wait', 'request'), ('MPI_Test', 'request'), ('MPI_Request_get_status', 'request')}
+NULL_OK_IN = {('MPI_Wait', 'request'), ('MPI_Test', 'request'), ('MPI_Request_get_status', 'request'),
+              ('MPI_Intercomm_create', 'peer_comm')}   # significant at the local leader only
 
 # Output pointers that may legitimately be null (the standard's *_IGNORE sentinels, buffers).
 NULLABLE_KINDS = {'STATUS', 'F08_STATUS', 'F90_STATUS', 'BUFFER', 'C_BUFFER', 'C_BUFFER2',
@@ -82,7 +83,8 @@ def insignificant(f, p):
     """' && C condition' under which the standard says handle p is ignored, so not checked (the
     core gets NULL then): a collective's send type with MPI_IN_PLACE as sendbuf (its receive
     type with MPI_IN_PLACE as recvbuf), the receive type of a gather and the send type of a
-    scatter at processes other than the root."""
+    scatter at processes other than the root, and on an intercommunicator the send type of a
+    gather and the receive type of a scatter in the root's group."""
     names = {q.name for q in f.params}
     conds = []
     if p.handle == 'MPI_Datatype':
@@ -92,7 +94,11 @@ def insignificant(f, p):
         if 'root' in names and 'comm' in names and (
                 (p.name == 'recvtype' and 'gather' in f.name.lower()) or
                 (p.name == 'sendtype' and 'scatter' in f.name.lower())):
-            conds.append('comm_->rank == root')
+            conds.append('mica_comm_is_root(comm_, root)')
+        if 'root' in names and 'comm' in names and (
+                (p.name == 'sendtype' and 'gather' in f.name.lower()) or
+                (p.name == 'recvtype' and 'scatter' in f.name.lower())):
+            conds.append('mica_comm_is_leaf(comm_, root)')
     return ''.join(' && ' + c for c in conds)
 
 
@@ -162,6 +168,9 @@ def checks(f, eo):
             cond = '(unsigned)%s >= (unsigned)comm_->remote_size' % p.name
             for s in special:
                 cond = '%s != %s && %s' % (p.name, s, cond)
+            if p.name == 'root':      # on an intercommunicator: MPI_ROOT, MPI_PROC_NULL too
+                cond = '(comm_->inter ? %s != MPI_ROOT && %s != MPI_PROC_NULL && %s : %s)' % (
+                    p.name, p.name, cond, cond)
             cls = 'MPI_ERR_ROOT' if p.name == 'root' else 'MPI_ERR_RANK'
             out.append('    if (MICA_UNLIKELY(%s))\n' % cond)
             out.append(fail % ('mica_error(%s, "%s=%%d is not a rank of the communicator '

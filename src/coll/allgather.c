@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -90,6 +91,9 @@ static int check(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf
 int mica_allgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                      void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    comm);
     int rc = check(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -103,6 +107,9 @@ int mica_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                       mica_type_t *recvtype, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                     recvtype, comm);
     int rc = check(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
         rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
@@ -123,9 +130,9 @@ int mica_allgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, v
 {
     MPI_Count *c;
     MPI_Aint *d = NULL;
-    int rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
+    int rc = mica_coll_widen_counts(comm->remote_size, recvcounts, &c);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_displs(comm->size, displs, &d);
+        rc = mica_coll_widen_displs(comm->remote_size, displs, &d);
     if (rc == MPI_SUCCESS)
         rc = mica_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, comm);
     free(c);

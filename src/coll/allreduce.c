@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -168,6 +169,8 @@ int mica_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type
 int mica_allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                      mica_op_t *op, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     int rc = mica_coll_check_op(op, datatype);
     if (rc != MPI_SUCCESS)
         return rc;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -188,6 +189,9 @@ static int check(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf
 int mica_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                     void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                   comm);
     int rc = check(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -217,6 +221,9 @@ int mica_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      mica_type_t *sendtype, void *recvbuf, const MPI_Count recvcounts[],
                      const MPI_Aint rdispls[], mica_type_t *recvtype, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                    rdispls, recvtype, comm);
     int rc = check(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
         rc = check_v(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm->size);
@@ -233,7 +240,7 @@ int mica_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm)
 {
-    int n = comm->size;
+    int n = comm->remote_size;  /* one block per remote process */
     MPI_Count *sc = NULL, *rc_ = NULL;
     MPI_Aint *sd = NULL, *rd = NULL;
     int rc = MPI_SUCCESS;
@@ -278,7 +285,7 @@ int mica_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm)
 {
-    int n = comm->size;
+    int n = comm->remote_size;  /* one block per remote process */
     int rc = check_v(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
     if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
         rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
@@ -292,8 +299,8 @@ int mica_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
         rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", types);
     if (rc == MPI_SUCCESS) {
         mica_lock();
-        rc = mica_coll_alltoallw(sendbuf, sendcounts, sdispls, types, recvbuf, recvcounts,
-                                 rdispls, types + n, comm);
+        rc = (comm->inter ? mica_inter_alltoallw : mica_coll_alltoallw)(
+            sendbuf, sendcounts, sdispls, types, recvbuf, recvcounts, rdispls, types + n, comm);
         mica_unlock();
     }
     free(types);
@@ -304,7 +311,7 @@ int mica_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm)
 {
-    int n = comm->size;
+    int n = comm->remote_size;  /* one block per remote process */
     MPI_Count *sc = NULL, *rc_ = NULL;
     MPI_Aint *sd = NULL, *rd = NULL;
     int rc = MPI_SUCCESS;

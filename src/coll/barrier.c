@@ -2,6 +2,7 @@
  * process signals rank + 2^k and waits for rank - 2^k; after the last round everyone has heard,
  * directly or not, from everyone. */
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "core/progress.h"
 #include "core_api.h"
 
@@ -20,6 +21,8 @@ int mica_coll_barrier(mica_comm_t *comm)
 
 int mica_barrier(mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_barrier(comm);
     mica_lock();
     int rc = mica_coll_barrier(comm);
     mica_unlock();

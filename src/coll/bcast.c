@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -140,6 +141,8 @@ int mica_coll_bcast(void *buf, MPI_Count count, mica_type_t *type, int root, mic
 int mica_bcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
                  mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_bcast(buffer, count, datatype, root, comm);
     int rc = mica_coll_check_type(datatype, "datatype");
     if (rc != MPI_SUCCESS)
         return rc;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -71,6 +72,9 @@ static int check(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf
 int mica_gather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype, void *recvbuf,
                   MPI_Count recvcount, mica_type_t *recvtype, int root, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 root, comm);
     int rc = check(sendbuf, sendtype, recvbuf, recvtype, root, comm);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -84,6 +88,9 @@ int mica_gatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendty
                    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                    mica_type_t *recvtype, int root, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, root, comm);
     int rc = check(sendbuf, sendtype, recvbuf, recvtype, root, comm);
     if (rc == MPI_SUCCESS && comm->rank == root) {
         rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
@@ -106,10 +113,10 @@ int mica_gatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, void
     MPI_Count *c = NULL;
     MPI_Aint *d = NULL;
     int rc = MPI_SUCCESS;
-    if (comm->rank == root) {
-        rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
+    if (mica_comm_is_root(comm, root)) {   /* one count per remote process */
+        rc = mica_coll_widen_counts(comm->remote_size, recvcounts, &c);
         if (rc == MPI_SUCCESS)
-            rc = mica_coll_widen_displs(comm->size, displs, &d);
+            rc = mica_coll_widen_displs(comm->remote_size, displs, &d);
     }
     if (rc == MPI_SUCCESS)
         rc = mica_gatherv_c(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, root, comm);

@@ -348,12 +348,14 @@ int mica_nbc_check_v(const MPI_Count *counts, const void *displs, int n, const c
 
 int mica_ibarrier(mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     START(comm, request, mica_nbc_barrier(s_, comm));
 }
 
 int mica_ibcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
                   mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_coll_check_type(datatype, "datatype");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -366,6 +368,7 @@ int mica_ibcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root
 int mica_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                    mica_op_t *op, int root, mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
     if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
         rc = mica_error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE on rank %d, which is not the "
@@ -379,6 +382,7 @@ int mica_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_typ
 int mica_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                       mica_op_t *op, mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -394,6 +398,7 @@ int mica_igather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendty
                    void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, int root,
                    mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -405,6 +410,7 @@ int mica_igatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
                     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                     mica_type_t *recvtype, int root, mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
     if (rc == MPI_SUCCESS && comm->rank == root)
         rc = mica_nbc_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
@@ -418,6 +424,7 @@ int mica_igatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, voi
                   const int recvcounts[], const int displs[], mica_type_t *recvtype, int root,
                   mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     MPI_Count *c = NULL;
     MPI_Aint *d = NULL;
     int rc = MPI_SUCCESS;
@@ -438,6 +445,7 @@ int mica_iscatter_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
                     void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, int root,
                     mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -449,6 +457,7 @@ int mica_iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      mica_type_t *sendtype, void *recvbuf, MPI_Count recvcount,
                      mica_type_t *recvtype, int root, mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
     if (rc == MPI_SUCCESS && comm->rank == root)
         rc = mica_nbc_check_v(sendcounts, displs, comm->size, "sendcounts", "displs");
@@ -462,6 +471,7 @@ int mica_iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    mica_type_t *sendtype, void *recvbuf, int recvcount, mica_type_t *recvtype,
                    int root, mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     MPI_Count *c = NULL;
     MPI_Aint *d = NULL;
     int rc = MPI_SUCCESS;
@@ -482,6 +492,7 @@ int mica_iallgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
                       void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                       mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -493,6 +504,7 @@ int mica_iallgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *se
                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                        mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
         rc = mica_nbc_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
@@ -506,6 +518,7 @@ int mica_iallgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, 
                      const int recvcounts[], const int displs[], mica_type_t *recvtype,
                      mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     MPI_Count *c;
     MPI_Aint *d = NULL;
     int rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
@@ -523,6 +536,7 @@ int mica_ialltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *send
                      void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                      mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -548,6 +562,7 @@ int mica_ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const M
                       const MPI_Aint rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
                       MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
         rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
@@ -566,6 +581,7 @@ int mica_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
                     MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int n = comm->size, rc = MPI_SUCCESS;
     MPI_Count *sc = NULL, *rc_ = NULL;
     MPI_Aint *sd = NULL, *rd = NULL;
@@ -590,6 +606,7 @@ int mica_ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const M
                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm,
                       MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int n = comm->size;
     int rc = MPI_SUCCESS;             /* the datatypes are checked as they are looked up */
     if (recvbuf == MPI_IN_PLACE)
@@ -626,6 +643,7 @@ int mica_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm,
                     MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int n = comm->size, rc = MPI_SUCCESS;
     MPI_Count *sc = NULL, *rc_ = NULL;
     MPI_Aint *sd = NULL, *rd = NULL;
@@ -649,6 +667,7 @@ int mica_ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count r
                            mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
                            MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     int rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
     if (rc == MPI_SUCCESS)
         rc = mica_nbc_check_reduction(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op, 1);
@@ -662,6 +681,7 @@ int mica_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
                          mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
                          MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     MPI_Count *c;
     int rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
     if (rc == MPI_SUCCESS)
@@ -674,6 +694,7 @@ int mica_ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count r
                                  mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
                                  MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     MPI_Count *counts = malloc((size_t)comm->size * sizeof *counts);
     if (!counts)
         return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", comm->size);
@@ -696,11 +717,13 @@ static int iscan(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_
 int mica_iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                  mica_op_t *op, mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     return iscan(sendbuf, recvbuf, count, datatype, op, comm, 0, request);
 }
 
 int mica_iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                    mica_op_t *op, mica_comm_t *comm, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     return iscan(sendbuf, recvbuf, count, datatype, op, comm, 1, request);
 }

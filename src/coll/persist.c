@@ -44,6 +44,7 @@ static void keep(mica_pcoll_t *p, mica_type_t *type)
 int mica_pcoll_init(mica_comm_t *comm, mica_coll_build_fn *build, const mica_coll_args_t *a,
                     MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     size_t n = (size_t)a->nsend + (size_t)a->nrecv;
     size_t bytes = sizeof(mica_pcoll_t) + n * (sizeof(MPI_Count) + sizeof(MPI_Aint)) +
                    (2 * n + 2) * sizeof(mica_type_t *);
@@ -186,6 +187,7 @@ static void build_exscan(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t
 
 int mica_barrier_init(mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;                       /* no hints are used */
     mica_coll_args_t a = {0};
     return mica_pcoll_init(comm, build_barrier, &a, request);
@@ -194,6 +196,7 @@ int mica_barrier_init(mica_comm_t *comm, mica_info_t *info, MPI_Request *request
 int mica_bcast_init_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
                       mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     int rc = mica_coll_check_type(datatype, "datatype");
     if (rc != MPI_SUCCESS)
@@ -209,6 +212,7 @@ int mica_reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                        mica_type_t *datatype, mica_op_t *op, int root, mica_comm_t *comm,
                        mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
     if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
@@ -225,6 +229,7 @@ int mica_allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                           mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
                           mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
@@ -265,6 +270,7 @@ int mica_gather_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *se
                        void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, int root,
                        mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     return rooted_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL, NULL,
                        0, root, comm, 1, request);
@@ -275,6 +281,7 @@ int mica_gatherv_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *s
                         mica_type_t *recvtype, int root, mica_comm_t *comm, mica_info_t *info,
                         MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     return rooted_init(sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts, displs,
                        1, root, comm, 1, request);
@@ -284,6 +291,7 @@ int mica_gatherv_init(const void *sendbuf, int sendcount, mica_type_t *sendtype,
                       const int recvcounts[], const int displs[], mica_type_t *recvtype,
                       int root, mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     MPI_Count *c = NULL;
     MPI_Aint *d = NULL;
     int rc = MPI_SUCCESS;
@@ -303,6 +311,7 @@ int mica_scatter_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *s
                         void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, int root,
                         mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     return rooted_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL, NULL,
                        0, root, comm, 0, request);
@@ -313,6 +322,7 @@ int mica_scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                          MPI_Count recvcount, mica_type_t *recvtype, int root, mica_comm_t *comm,
                          mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     return rooted_init(sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, sendcounts, displs,
                        1, root, comm, 0, request);
@@ -323,6 +333,7 @@ int mica_scatterv_init(const void *sendbuf, const int sendcounts[], const int di
                        mica_type_t *recvtype, int root, mica_comm_t *comm, mica_info_t *info,
                        MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     MPI_Count *c = NULL;
     MPI_Aint *d = NULL;
     int rc = MPI_SUCCESS;
@@ -342,6 +353,7 @@ int mica_allgather_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t 
                           void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                           mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
@@ -357,6 +369,7 @@ int mica_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t
                            mica_type_t *recvtype, mica_comm_t *comm, mica_info_t *info,
                            MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
@@ -375,6 +388,7 @@ int mica_allgatherv_init(const void *sendbuf, int sendcount, mica_type_t *sendty
                          mica_type_t *recvtype, mica_comm_t *comm, mica_info_t *info,
                          MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     MPI_Count *c;
     MPI_Aint *d = NULL;
     int rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
@@ -391,6 +405,7 @@ int mica_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *
                          void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                          mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
@@ -407,6 +422,7 @@ int mica_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                           mica_type_t *recvtype, mica_comm_t *comm, mica_info_t *info,
                           MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
@@ -460,6 +476,7 @@ int mica_alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                         const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
                         mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     wide_t w;
     int rc = widen(comm->size, sendbuf, sendcounts, sdispls, recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
@@ -475,6 +492,7 @@ int mica_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                           const MPI_Datatype recvtypes[], mica_comm_t *comm, mica_info_t *info,
                           MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     int n = comm->size, in_place = sendbuf == MPI_IN_PLACE, rc = MPI_SUCCESS;
     if (recvbuf == MPI_IN_PLACE)
@@ -509,6 +527,7 @@ int mica_alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
                         const int rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm,
                         mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     wide_t w;
     int rc = widen(comm->size, sendbuf, sendcounts, sdispls, recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
@@ -522,6 +541,7 @@ int mica_reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
                                mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
                                mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     int rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
     if (rc == MPI_SUCCESS)
@@ -537,6 +557,7 @@ int mica_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
                              mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
                              mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     MPI_Count *c;
     int rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
     if (rc == MPI_SUCCESS)
@@ -549,6 +570,7 @@ int mica_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Cou
                                      mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
                                      mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     MPI_Count *counts = malloc((size_t)comm->size * sizeof *counts);
     if (!counts)
         return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", comm->size);
@@ -574,6 +596,7 @@ static int scan_init(const void *sendbuf, void *recvbuf, MPI_Count count, mica_t
 int mica_scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                      mica_op_t *op, mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     return scan_init(sendbuf, recvbuf, count, datatype, op, comm, 0, request);
 }
@@ -582,6 +605,7 @@ int mica_exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                        mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
                        mica_info_t *info, MPI_Request *request)
 {
+    MICA_INTRA_ONLY(comm);
     (void)info;
     return scan_init(sendbuf, recvbuf, count, datatype, op, comm, 1, request);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -79,6 +80,8 @@ int mica_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t 
 int mica_reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                   mica_op_t *op, int root, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     int rc = mica_coll_check_op(op, datatype);
     if (rc != MPI_SUCCESS)
         return rc;

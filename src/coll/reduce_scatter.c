@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -84,6 +85,8 @@ static int check(const void *sendbuf, const void *recvbuf, MPI_Count mine, mica_
 int mica_reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                 mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm);
     int rc = check(sendbuf, recvbuf, recvcount, datatype, op);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -103,6 +106,8 @@ int mica_reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
                           mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm)
 {
     int rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
+    if (rc == MPI_SUCCESS && comm->inter)
+        return mica_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm);
     if (rc == MPI_SUCCESS)
         rc = check(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op);
     if (rc != MPI_SUCCESS)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -76,11 +77,15 @@ static int scan_entry(const void *sendbuf, void *recvbuf, MPI_Count count, mica_
 int mica_scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                 mica_op_t *op, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_undefined("MPI_Scan");
     return scan_entry(sendbuf, recvbuf, count, datatype, op, comm, 0);
 }
 
 int mica_exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                   mica_op_t *op, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_undefined("MPI_Exscan");
     return scan_entry(sendbuf, recvbuf, count, datatype, op, comm, 1);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -73,6 +74,9 @@ int mica_scatter_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendty
                    void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, int root,
                    mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  root, comm);
     int rc = check(sendbuf, sendtype, recvbuf, recvtype, root, comm);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -87,6 +91,9 @@ int mica_scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     mica_type_t *sendtype, void *recvbuf, MPI_Count recvcount,
                     mica_type_t *recvtype, int root, mica_comm_t *comm)
 {
+    if (comm->inter)
+        return mica_inter_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                   recvtype, root, comm);
     int rc = check(sendbuf, sendtype, recvbuf, recvtype, root, comm);
     if (rc == MPI_SUCCESS && comm->rank == root) {
         rc = mica_coll_check_counts(comm->size, sendcounts, "sendcounts");
@@ -109,10 +116,10 @@ int mica_scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     MPI_Count *c = NULL;
     MPI_Aint *d = NULL;
     int rc = MPI_SUCCESS;
-    if (comm->rank == root) {
-        rc = mica_coll_widen_counts(comm->size, sendcounts, &c);
+    if (mica_comm_is_root(comm, root)) {   /* one count per remote process */
+        rc = mica_coll_widen_counts(comm->remote_size, sendcounts, &c);
         if (rc == MPI_SUCCESS)
-            rc = mica_coll_widen_displs(comm->size, displs, &d);
+            rc = mica_coll_widen_displs(comm->remote_size, displs, &d);
     }
     if (rc == MPI_SUCCESS)
         rc = mica_scatterv_c(sendbuf, c, d, sendtype, recvbuf, recvcount, recvtype, root, comm);

@@ -98,4 +98,13 @@ typedef void mica_coll_build_fn(mica_sched_t *s, const mica_coll_args_t *a, mica
 /* Advance every active schedule (called by mica_progress); non-zero if anything happened. */
 int mica_sched_poll(void);
 
+/* Nonblocking and persistent collectives are for intracommunicators (for now): the first
+ * statement of their entry points, before any argument sized by the communicator is read. */
+#define MICA_INTRA_ONLY(comm)                                                                  \
+    do {                                                                                       \
+        if ((comm)->inter)                                                                     \
+            return mica_error(MPI_ERR_UNSUPPORTED_OPERATION,                                   \
+                              "not implemented on intercommunicators yet");                    \
+    } while (0)
+
 #endif

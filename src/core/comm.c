@@ -15,6 +15,7 @@
 #include "core/comm.h"
 #include "core/errors.h"
 #include "core/group.h"
+#include "core/intercomm.h"
 #include "core/progress.h"
 #include "core_api.h"
 #include "topo/topo.h"
@@ -125,6 +126,19 @@ out:
     return rc;
 }
 
+uint32_t mica_comm_context_candidate(void)
+{
+    return next_context;
+}
+
+int mica_comm_context_claim(uint32_t ctx, uint32_t span)
+{
+    if (next_context > ctx)
+        return 0;
+    next_context = ctx + span;
+    return 1;
+}
+
 /* A new communicator of `size` members (their world ranks in `world`, malloc'd: taken over)
  * in which we are `rank`, with the error handler of `parent`. */
 static int make(mica_comm_t *parent, uint32_t context, int size, int rank, int *world,
@@ -155,17 +169,25 @@ static int make(mica_comm_t *parent, uint32_t context, int size, int rank, int *
     return MPI_SUCCESS;
 }
 
+int mica_comm_make(mica_comm_t *parent, uint32_t context, int size, int rank, int *world,
+                   MPI_Comm *newcomm)
+{
+    return make(parent, context, size, rank, world, newcomm);
+}
+
 /* A communicator's memory, once nothing refers to it (its attributes are gone). */
 static void destroy(mica_comm_t *c)
 {
     free(c->world);
+    free(c->remote_world);
+    mica_intercomm_free_local(c->local);
     free(c->bsend);
     mica_topo_free(c->topo);
     mica_errhandler_release(c->eo.errhandler);
     mica_obj_free(c);
 }
 
-static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
+static int dup_intra(mica_comm_t *comm, MPI_Comm *newcomm)
 {
     uint32_t ctx;
     mica_lock();
@@ -176,7 +198,12 @@ static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
     int *world = NULL;
     if (comm->world && !(world = world_ranks(comm)))
         return mica_error(MPI_ERR_NO_MEM, "no memory for a new communicator");
-    rc = make(comm, ctx, comm->size, comm->rank, world, newcomm);
+    return make(comm, ctx, comm->size, comm->rank, world, newcomm);
+}
+
+static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
+{
+    int rc = comm->inter ? mica_intercomm_dup(comm, newcomm) : dup_intra(comm, newcomm);
     if (rc != MPI_SUCCESS)
         return rc;
     /* The duplicate has the same topology, and the attributes their copy callbacks copy; a
@@ -220,6 +247,8 @@ static int by_key(const void *a, const void *b)
 /* MPI_Comm_split with the lock held. */
 static int split(mica_comm_t *comm, int color, int key, MPI_Comm *newcomm)
 {
+    if (comm->inter)
+        return mica_intercomm_split(comm, color, key, newcomm);
     int extra[2] = {color, key}, *all, size = comm->size;
     uint32_t ctx;
     int rc = agree(comm, MICA_TAG_ALLGATHER, extra, 2, &ctx, &all);
@@ -318,7 +347,7 @@ int mica_comm_split_type(mica_comm_t *comm, int split_type, int key, mica_info_t
     /* Everyone takes part in the host exchange: the split type may differ between processes
      * (MPI_UNDEFINED). */
     int shared;
-    rc = host_color(comm, &shared);
+    rc = host_color(comm->inter ? comm->local : comm, &shared);
     if (rc == MPI_SUCCESS) {
         if (split_type == MPI_COMM_TYPE_SHARED)
             color = shared;
@@ -361,6 +390,13 @@ int mica_comm_create(mica_comm_t *comm, mica_group_t *group, MPI_Comm *newcomm)
     int rc = check_subset(comm, group);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (comm->inter) {                /* each group's members of `group`, in the group's order */
+        mica_lock();
+        rc = mica_intercomm_split(comm, group->rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0,
+                                  group->rank, newcomm);
+        mica_unlock();
+        return rc;
+    }
     uint32_t ctx;
     mica_lock();
     rc = agree(comm, MICA_TAG_ALLGATHER, NULL, 0, &ctx, NULL);
@@ -379,6 +415,9 @@ int mica_comm_create(mica_comm_t *comm, mica_group_t *group, MPI_Comm *newcomm)
  * of their own. */
 int mica_comm_create_group(mica_comm_t *comm, mica_group_t *group, int tag, MPI_Comm *newcomm)
 {
+    if (comm->inter)
+        return mica_error(MPI_ERR_COMM, "comm is an intercommunicator: MPI_Comm_create_group "
+                          "takes an intracommunicator");
     int rc = check_subset(comm, group);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -426,35 +465,51 @@ int mica_comm_free(MPI_Comm *comm)
 
 /* --- comparison and groups ------------------------------------------------------------------ */
 
+/* How two groups of world ranks compare: MPI_CONGRUENT (the same order), MPI_SIMILAR (the same
+ * members), MPI_UNEQUAL; -1 when out of memory. NULL lists are the identity. */
+static int compare_members(const int *w1, int n1, const int *w2, int n2)
+{
+    if (n1 != n2)
+        return MPI_UNEQUAL;
+    int same_order = 1;
+    for (int i = 0; same_order && i < n1; i++)
+        same_order = (w1 ? w1[i] : i) == (w2 ? w2[i] : i);
+    if (same_order)
+        return MPI_CONGRUENT;
+    unsigned char *in1 = calloc((size_t)mica_comm_world.size + 1, 1);
+    if (!in1)
+        return -1;
+    for (int i = 0; i < n1; i++)
+        in1[w1 ? w1[i] : i] = 1;
+    int result = MPI_SIMILAR;
+    for (int i = 0; i < n2; i++)
+        if (!in1[w2 ? w2[i] : i]) {
+            result = MPI_UNEQUAL;
+            break;
+        }
+    free(in1);
+    return result;
+}
+
 int mica_comm_compare(mica_comm_t *comm1, mica_comm_t *comm2, int *result)
 {
     if (comm1 == comm2) {
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
-    if (comm1->size != comm2->size) {
+    if (comm1->inter != comm2->inter) {
         *result = MPI_UNEQUAL;
         return MPI_SUCCESS;
     }
-    int same_order = 1;
-    for (int i = 0; same_order && i < comm1->size; i++)
-        same_order = mica_comm_world_rank(comm1, i) == mica_comm_world_rank(comm2, i);
-    if (same_order) {
-        *result = MPI_CONGRUENT;
-        return MPI_SUCCESS;
-    }
-    unsigned char *in1 = calloc((size_t)mica_comm_world.size + 1, 1);
-    if (!in1)
+    /* Intercommunicators compare both groups; the weaker outcome counts. */
+    int local = compare_members(comm1->world, comm1->size, comm2->world, comm2->size);
+    int remote = comm1->inter ? compare_members(comm1->remote_world, comm1->remote_size,
+                                                comm2->remote_world, comm2->remote_size)
+                              : MPI_CONGRUENT;
+    if (local < 0 || remote < 0)
         return mica_error(MPI_ERR_NO_MEM, "no memory to compare communicators");
-    for (int i = 0; i < comm1->size; i++)
-        in1[mica_comm_world_rank(comm1, i)] = 1;
-    *result = MPI_SIMILAR;
-    for (int i = 0; i < comm2->size; i++)
-        if (!in1[mica_comm_world_rank(comm2, i)]) {
-            *result = MPI_UNEQUAL;
-            break;
-        }
-    free(in1);
+    *result = local == MPI_UNEQUAL || remote == MPI_UNEQUAL ? MPI_UNEQUAL
+            : local == MPI_SIMILAR || remote == MPI_SIMILAR ? MPI_SIMILAR : MPI_CONGRUENT;
     return MPI_SUCCESS;
 }
 

@@ -8,7 +8,11 @@ struct mica_comm {
     mica_errobj_t eo;
     int rank, size;
     int remote_size;                  /* == size for intracommunicators */
-    int *world;                       /* world rank of each rank (NULL: the identity) */
+    int *world;                       /* world rank of each (local) rank (NULL: the identity) */
+    int inter;                        /* an intercommunicator (intercomm.c)? */
+    int *remote_world;                /* intercommunicators: world rank of each remote rank */
+    struct mica_comm *local;          /* intercommunicators: a hidden intracommunicator of the
+                                       * local group, for the local phases of collectives */
     uint32_t context;                 /* point-to-point context id; context + 1 for collectives */
     struct mica_bsend_buffer *bsend;  /* MPI_Comm_attach_buffer's, or NULL */
     struct mica_attrs *attrs;         /* cached attributes (attr.c), or NULL */
@@ -35,6 +39,27 @@ void mica_comm_release(mica_comm_t *comm);
 static inline int mica_comm_world_rank(const mica_comm_t *comm, int rank)
 {
     return comm->world ? comm->world[rank] : rank;
+}
+
+/* The world rank of the process that point-to-point rank `rank` names: a member of the remote
+ * group on an intercommunicator. */
+static inline int mica_comm_peer_world(const mica_comm_t *comm, int rank)
+{
+    return comm->inter ? comm->remote_world[rank] : mica_comm_world_rank(comm, rank);
+}
+
+/* Is this process the root of a rooted collective? On an intercommunicator the root says
+ * MPI_ROOT; the others of its group say MPI_PROC_NULL, the other group the root's rank. */
+static inline int mica_comm_is_root(const mica_comm_t *comm, int root)
+{
+    return comm->inter ? root == MPI_ROOT : comm->rank == root;
+}
+
+/* Does this process contribute data to (or get data from) a rooted collective's root? Every
+ * process of an intracommunicator; on an intercommunicator, the group without the root. */
+static inline int mica_comm_is_leaf(const mica_comm_t *comm, int root)
+{
+    return !comm->inter || root >= 0;
 }
 
 #endif

@@ -247,7 +247,7 @@ int mica_pt2pt_send_now(const void *buf, MPI_Count count, mica_type_t *type, int
                         mica_comm_t *comm, uint32_t context)
 {
     MPI_Count bytes = count * type->size;
-    int world = mica_comm_world_rank(comm, dest);
+    int world = mica_comm_peer_world(comm, dest);
     peer_t *p = &pt.peers[world];
     if (bytes > (MPI_Count)pt.eager_limit || p->head || p->ctl_head)
         return 0;
@@ -270,7 +270,7 @@ int mica_pt2pt_send_now(const void *buf, MPI_Count count, mica_type_t *type, int
 
 void mica_pt2pt_start_send(mica_request_t *r)
 {
-    int world = mica_comm_world_rank(r->comm, r->peer);
+    int world = mica_comm_peer_world(r->comm, r->peer);
     peer_t *p = &pt.peers[world];
     r->state = ST_QUEUED;
     if (!p->head && !p->ctl_head && push(r, world))

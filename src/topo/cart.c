@@ -87,6 +87,9 @@ static mica_topo_t *new_cart(int ndims, const int *dims, const int *periods, int
 int mica_cart_create(mica_comm_t *comm_old, int ndims, const int dims[], const int periods[],
                      int reorder, MPI_Comm *comm_cart)
 {
+    if (comm_old->inter)
+        return mica_error(MPI_ERR_COMM, "comm_old is an intercommunicator: topologies need an "
+                          "intracommunicator");
     (void)reorder;                    /* the identity mapping is always a valid one */
     int n, rc = check_grid(comm_old, ndims, dims, periods, &n);
     if (rc != MPI_SUCCESS)

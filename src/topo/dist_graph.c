@@ -66,6 +66,9 @@ int mica_dist_graph_create_adjacent(mica_comm_t *comm_old, int indegree, const i
                                     const int destinations[], const int destweights[],
                                     mica_info_t *info, int reorder, MPI_Comm *comm_dist_graph)
 {
+    if (comm_old->inter)
+        return mica_error(MPI_ERR_COMM, "comm_old is an intercommunicator: topologies need an "
+                          "intracommunicator");
     (void)info, (void)reorder;        /* no hints acted on; the identity mapping is valid */
     if (indegree < 0 || outdegree < 0)
         return mica_error(MPI_ERR_ARG, "%s=%d is negative", indegree < 0 ? "indegree" :
@@ -198,6 +201,9 @@ int mica_dist_graph_create(mica_comm_t *comm_old, int n, const int sources[],
                            const int degrees[], const int destinations[], const int weights[],
                            mica_info_t *info, int reorder, MPI_Comm *comm_dist_graph)
 {
+    if (comm_old->inter)
+        return mica_error(MPI_ERR_COMM, "comm_old is an intercommunicator: topologies need an "
+                          "intracommunicator");
     (void)info, (void)reorder;        /* no hints acted on; the identity mapping is valid */
     if (n > 0 && (!sources || !degrees))
         return mica_error(MPI_ERR_ARG, "%s is NULL", !sources ? "sources" : "degrees");

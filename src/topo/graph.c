@@ -32,6 +32,9 @@ static int check_graph(mica_comm_t *comm, int nnodes, const int *indx, const int
 int mica_graph_create(mica_comm_t *comm_old, int nnodes, const int indx[], const int edges[],
                       int reorder, MPI_Comm *comm_graph)
 {
+    if (comm_old->inter)
+        return mica_error(MPI_ERR_COMM, "comm_old is an intercommunicator: topologies need an "
+                          "intracommunicator");
     (void)reorder;                    /* the identity mapping is always a valid one */
     int rc = check_graph(comm_old, nnodes, indx, edges);
     if (rc != MPI_SUCCESS)
