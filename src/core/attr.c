@@ -20,6 +20,7 @@
 #include "core/comm.h"
 #include "core/datatype.h"
 #include "core/errors.h"
+#include "core/interlang.h"
 #include "core/state.h"
 #include "core_api.h"
 
@@ -44,7 +45,8 @@ typedef struct keyval {
         MPI_Comm_delete_attr_function *comm;
         MPI_Type_delete_attr_function *type;
     } del;
-    void *extra_state;
+    void *extra_state;                /* Fortran keyvals: the INTEGER extra state's value */
+    int fortran;                      /* 0, or the Fortran callbacks' style (interlang.h) */
     const char *name;                 /* predefined: its name */
     int *value;                       /* predefined: what MPI_Comm_get_attr points to */
 } keyval_t;
@@ -211,10 +213,74 @@ static int callback_error(const keyval_t *kv, const char *which, int rc)
                       kind_name(kv->kind), kv->id, rc);
 }
 
+/* Fortran callbacks: SUBROUTINE COPY(OLD, KEYVAL, EXTRA_STATE, VAL_IN, VAL_OUT, FLAG, IERROR) and
+ * DELETE(OBJ, KEYVAL, VAL, EXTRA_STATE, IERROR); the values are INTEGER(KIND=MPI_ADDRESS_KIND), or
+ * INTEGER for MPI_KEYVAL_CREATE's (the low part of the stored word; set: sign-extended). */
+typedef void fortran_copy_fn(MPI_Fint *obj, MPI_Fint *keyval, void *extra_state, void *in,
+                             void *out, MPI_Fint *flag, MPI_Fint *ierror);
+typedef void fortran_delete_fn(MPI_Fint *obj, MPI_Fint *keyval, void *value, void *extra_state,
+                               MPI_Fint *ierror);
+
+typedef union {
+    MPI_Aint aint;
+    MPI_Fint fint;
+} fortran_val;
+
+static fortran_val to_fortran(const keyval_t *kv, const void *value)
+{
+    fortran_val v;
+    if (kv->fortran == MICA_FORTRAN_AINT)
+        v.aint = (MPI_Aint)value;
+    else
+        v.fint = (MPI_Fint)(MPI_Aint)value;
+    return v;
+}
+
+static void *from_fortran(const keyval_t *kv, fortran_val v)
+{
+    return (void *)(kv->fortran == MICA_FORTRAN_AINT ? v.aint : (MPI_Aint)v.fint);
+}
+
+static int run_fortran_delete(const keyval_t *kv, uintptr_t handle, void *value)
+{
+    MPI_Fint obj = mica_fortran_c2f(kv->kind, (const void *)handle), id = kv->id;
+    MPI_Fint ierror = MPI_SUCCESS;
+    fortran_val val = to_fortran(kv, value), extra = to_fortran(kv, kv->extra_state);
+    fortran_delete_fn *fn = (fortran_delete_fn *)(void (*)(void))kv->del.comm;
+    fn(&obj, &id, &val, &extra, &ierror);
+    return ierror;
+}
+
+static int run_fortran_copy(const keyval_t *kv, uintptr_t handle, void *in, void **out, int *flag)
+{
+    MPI_Fint obj = mica_fortran_c2f(kv->kind, (const void *)handle), id = kv->id;
+    MPI_Fint ierror = MPI_SUCCESS, fflag = 0;
+    fortran_val vin = to_fortran(kv, in), vout = {0}, extra = to_fortran(kv, kv->extra_state);
+    fortran_copy_fn *fn = (fortran_copy_fn *)(void (*)(void))kv->copy.comm;
+    fn(&obj, &id, &extra, &vin, &vout, &fflag, &ierror);
+    if (ierror == MPI_SUCCESS && fflag) {    /* any non-zero LOGICAL is .TRUE. */
+        *out = from_fortran(kv, vout);
+        *flag = 1;
+    }
+    return ierror;
+}
+
+void mica_fortran_keyval(int keyval, int style)
+{
+    pthread_mutex_lock(&lock);
+    keyval_t *kv = keyval >= KEYVAL_FIRST && keyval - KEYVAL_FIRST < table_len
+                       ? table[keyval - KEYVAL_FIRST] : NULL;
+    if (kv)
+        kv->fortran = style;
+    pthread_mutex_unlock(&lock);
+}
+
 static int run_delete(const keyval_t *kv, uintptr_t handle, void *value)
 {
     int rc = MPI_SUCCESS;
-    if (kv->kind == MICA_COMM && kv->del.comm)
+    if (kv->fortran && kv->del.comm)
+        rc = run_fortran_delete(kv, handle, value);
+    else if (kv->kind == MICA_COMM && kv->del.comm)
         rc = kv->del.comm((MPI_Comm)handle, kv->id, value, kv->extra_state);
     else if (kv->kind == MICA_TYPE && kv->del.type)
         rc = kv->del.type((MPI_Datatype)handle, kv->id, value, kv->extra_state);
@@ -234,7 +300,9 @@ static int run_copy(const keyval_t *kv, uintptr_t handle, void *in, void **out, 
         *flag = 1;
         break;
     case COPY_USER:
-        if (kv->kind == MICA_COMM)
+        if (kv->fortran)
+            rc = run_fortran_copy(kv, handle, in, out, flag);
+        else if (kv->kind == MICA_COMM)
             rc = kv->copy.comm((MPI_Comm)handle, kv->id, kv->extra_state, in, out, flag);
         else
             rc = kv->copy.type((MPI_Datatype)handle, kv->id, kv->extra_state, in, out, flag);

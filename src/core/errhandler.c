@@ -5,6 +5,7 @@
 
 #include "core/comm.h"
 #include "core/errors.h"
+#include "core/interlang.h"
 #include "core/state.h"
 #include "core_api.h"
 
@@ -42,6 +43,12 @@ void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn)
     if (eh == &mica_errors_are_fatal || eh == &mica_errors_abort || !eo)
         fatal(code, fn);
     void *handle = (void *)eo->obj.handle;
+    if (eh->fortran) {
+        /* SUBROUTINE H(COMM, ERROR_CODE): the object's INTEGER handle. */
+        MPI_Fint f = mica_fortran_c2f(eh->kind, handle);
+        ((void (*)(MPI_Fint *, int *))(void (*)(void))eh->fn)(&f, &code);
+        return;
+    }
     eh->fn(&handle, &code);
 }
 
@@ -98,6 +105,13 @@ int mica_errhandler_free(MPI_Errhandler *errhandler)
     mica_errhandler_release(mica_errhandler_lookup(*errhandler));
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
+}
+
+void mica_fortran_errhandler(MPI_Errhandler errhandler)
+{
+    mica_errhandler_t *eh = mica_errhandler_lookup(errhandler);
+    if (eh && eh->obj.handle >= MICA_PREDEFINED_MAX)
+        eh->fortran = 1;
 }
 
 int mica_comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,

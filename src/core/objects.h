@@ -58,9 +58,9 @@ mica_obj_t *mica_obj_from_fint(int fint, unsigned kind);
 
 /* The Fortran binding library (libmpi_fort, a library of its own above the C bindings) converts
  * its INTEGER handles with these two, not with MPI_X_f2c/c2f, so tools never see conversions as
- * user calls: the only internal entry points libmpi.so exports (convert.c). An unknown Fortran
- * handle converts to MICA_INVALID_HANDLE, which no object has, so the call fails with the class
- * of the handle's kind rather than treating it as the null handle. */
+ * user calls: with interlang.h's, the only internal entry points libmpi.so exports (convert.c).
+ * An unknown Fortran handle converts to MICA_INVALID_HANDLE, which no object has, so the call
+ * fails with the class of the handle's kind rather than treating it as the null handle. */
 #define MICA_INVALID_HANDLE ((const void *)(uintptr_t)(MICA_PREDEFINED_MAX - 1))
 __attribute__((visibility("default"))) int32_t mica_fortran_c2f(unsigned kind, const void *handle);
 __attribute__((visibility("default"))) const void *mica_fortran_f2c(unsigned kind, int32_t fint);
@@ -70,6 +70,7 @@ typedef struct mica_errhandler {
     mica_obj_t obj;
     unsigned kind;                    /* MICA_COMM, MICA_WIN, ...; 0: predefined, fits any */
     void (*fn)(void *handle, int *code, ...);
+    int fortran;                      /* fn is a Fortran procedure (interlang.h) */
 } mica_errhandler_t;
 
 typedef struct mica_errobj {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/errors.h"
+#include "core/interlang.h"
 #include "core/op.h"
 #include "core_api.h"
 
@@ -204,10 +205,14 @@ static void gathered(kernel_t *k, const void *in, void *inout, MPI_Count count,
     }
 }
 
+/* A Fortran user function: SUBROUTINE F(INVEC, INOUTVEC, LEN, DATATYPE), an INTEGER datatype. */
+typedef void fortran_user_fn(void *invec, void *inoutvec, MPI_Fint *len, MPI_Fint *datatype);
+
 static void user(const mica_op_t *op, const void *in, void *inout, MPI_Count count,
                  const mica_type_t *type)
 {
     MPI_Datatype h = (MPI_Datatype)type->obj.handle;
+    MPI_Fint fh = op->fortran ? mica_fortran_c2f(MICA_TYPE, h) : 0;
     if (op->user_c) {
         MPI_Count n = count;
         op->user_c((void *)in, inout, &n, &h);
@@ -216,7 +221,10 @@ static void user(const mica_op_t *op, const void *in, void *inout, MPI_Count cou
     /* An int count: an enormous reduction is handed over in pieces. */
     while (count > 0) {
         int n = count > INT_MAX ? INT_MAX : (int)count;
-        op->user((void *)in, inout, &n, &h);
+        if (op->fortran)
+            ((fortran_user_fn *)(void (*)(void))op->user)((void *)in, inout, &n, &fh);
+        else
+            op->user((void *)in, inout, &n, &h);
         in = (const char *)in + (MPI_Aint)n * type->extent;
         inout = (char *)inout + (MPI_Aint)n * type->extent;
         count -= n;
@@ -315,6 +323,13 @@ int mica_op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 int mica_op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 {
     return create(NULL, user_fn, commute, op);
+}
+
+void mica_fortran_op(MPI_Op op)
+{
+    mica_op_t *o = mica_op_lookup(op);
+    if (o && o->predefined == MICA_OP_USER && o->user)
+        o->fortran = 1;
 }
 
 int mica_op_free(MPI_Op *op)

@@ -1,11 +1,13 @@
 ! np: 1 2
 ! Strings from Fortran: outputs blank-padded with their length (MPI_GET_PROCESSOR_NAME,
 ! MPI_COMM_GET_NAME, MPI_GET_LIBRARY_VERSION), inputs without their trailing blanks
-! (MPI_COMM_SET_NAME), info keys and values (MPI_INFO_SET / GET / GET_NTHKEY / GET_VALUELEN).
+! (MPI_COMM_SET_NAME), info keys and values (MPI_INFO_SET / GET / GET_NTHKEY / GET_VALUELEN / GET_STRING).
 program strings
   use mpi
   implicit none
-  integer :: ierr, rank, fails, len, info, nkeys, dup
+  integer :: ierr, rank, fails, len, info, nkeys, dup, buflen
+  character(len=3) :: short3
+  character(len=4) :: short4
   logical :: flag
   character(len=MPI_MAX_PROCESSOR_NAME) :: host
   character(len=MPI_MAX_OBJECT_NAME) :: name
@@ -49,6 +51,25 @@ program strings
   value = 'unchanged'
   call mpi_info_get(info, 'size', 64, value, flag, ierr)
   if (flag .or. value /= 'unchanged') call fail('info get of a missing key')
+  ! MPI_INFO_GET_STRING: BUFLEN counts characters (no terminator) both ways; 0 asks the length.
+  buflen = 0
+  value = 'unchanged'
+  call mpi_info_get_string(info, 'colour', buflen, value, flag, ierr)
+  if (ierr /= MPI_SUCCESS .or. .not. flag .or. buflen /= 4 .or. value /= 'unchanged') &
+      call fail('info_get_string with buflen 0')
+  buflen = 64
+  call mpi_info_get_string(info, 'colour', buflen, value, flag, ierr)
+  if (.not. flag .or. buflen /= 4 .or. value /= 'blue') call fail('info_get_string: ' // value)
+  buflen = 3
+  call mpi_info_get_string(info, 'colour', buflen, short3, flag, ierr)
+  if (.not. flag .or. buflen /= 4 .or. short3 /= 'blu') call fail('info_get_string truncated')
+  buflen = 4
+  call mpi_info_get_string(info, 'colour', buflen, short4, flag, ierr)
+  if (.not. flag .or. buflen /= 4 .or. short4 /= 'blue') call fail('info_get_string exact')
+  buflen = 64
+  value = 'unchanged'
+  call mpi_info_get_string(info, 'size', buflen, value, flag, ierr)
+  if (flag .or. buflen /= 64 .or. value /= 'unchanged') call fail('info_get_string missing key')
   call mpi_info_free(info, ierr)
   if (info /= MPI_INFO_NULL) call fail('info_free')
   call mpi_finalize(ierr)

@@ -5,7 +5,7 @@
 #    other, and the core calls no binding);
 #  - the non-binding (core/runtime) objects define no MPI_/PMPI_ symbol;
 #  - libmpi.so exports only MPI_*, PMPI_*, MPIX_* and ordinary linker symbols (mica_ is hidden,
-#    but for the two handle conversions the Fortran binding library calls, objects.h),
+#    but for the entry points the Fortran binding library calls: objects.h, core/interlang.h),
 #    imports no MPI_/PMPI_ symbol and has no relocation against one (no internal PLT calls).
 . "$(dirname "$0")/lib.sh"
 A=$MICA_PREFIX/lib/libmpi.a
@@ -42,8 +42,8 @@ for ar in "$A" "$NP" "$NA"; do
 done
 
 # libmpi.so: what it exports.
-fortran='mica_fortran_(c2f|f2c)'
-allowed='^(mica_fortran_(c2f|f2c)|P?MPIX?_[A-Za-z0-9_]+|_init|_fini|_edata|_end|__bss_start|__end__|_DYNAMIC|_GLOBAL_OFFSET_TABLE_|__dso_handle|__data_start|data_start|__TMC_END__)$'
+fortran='mica_fortran_(c2f|f2c|keyval|op|errhandler|peers)'
+allowed='^(mica_fortran_(c2f|f2c|keyval|op|errhandler|peers)|P?MPIX?_[A-Za-z0-9_]+|_init|_fini|_edata|_end|__bss_start|__end__|_DYNAMIC|_GLOBAL_OFFSET_TABLE_|__dso_handle|__data_start|data_start|__TMC_END__)$'
 nm -D --defined-only "$SO" > "$MICA_TMP/so.nm" || fail "nm -D $SO failed"
 out=$(awk 'NF == 3 { print $3 }' "$MICA_TMP/so.nm" | sed 's/@.*//' | grep -Ev "$allowed" | sed 's/^/  /')
 report "libmpi.so" "exported symbols that are neither MPI_/PMPI_/MPIX_ nor linker symbols" "$out"

@@ -54,3 +54,73 @@ void mica_f_array_free(void *stack, void *a)
     if (a != stack)
         free(a);
 }
+
+/* The predefined attribute callbacks of mpif.h (EXTERNAL MPI_COMM_NULL_COPY_FN, ...): Fortran
+ * procedures a program passes to MPI_COMM_CREATE_KEYVAL and friends or calls itself. Passed to a
+ * keyval constructor they become C's constants (mica_f_callback), so the core never calls them. */
+/* mpi.h's C constants of the same names give way to the Fortran linker names here. */
+#undef MPI_COMM_NULL_COPY_FN
+#undef MPI_COMM_DUP_FN
+#undef MPI_COMM_NULL_DELETE_FN
+#undef MPI_TYPE_NULL_COPY_FN
+#undef MPI_TYPE_DUP_FN
+#undef MPI_TYPE_NULL_DELETE_FN
+#undef MPI_WIN_NULL_COPY_FN
+#undef MPI_WIN_DUP_FN
+#undef MPI_WIN_NULL_DELETE_FN
+#undef MPI_NULL_COPY_FN
+#undef MPI_DUP_FN
+#undef MPI_NULL_DELETE_FN
+#define F_ALIAS(fn, name) MICA_F_API extern __typeof__(fn) name __attribute__((alias(#fn)));
+#define F_NAMES(fn, low, up) F_ALIAS(fn, low) F_ALIAS(fn, low##_) F_ALIAS(fn, low##__) F_ALIAS(fn, up)
+
+void mica_f_null_copy_fn(MPI_Fint *obj, MPI_Fint *keyval, void *extra_state, void *in, void *out,
+                         MPI_Fint *flag, MPI_Fint *ierror)
+{
+    *flag = 0;
+    *ierror = MPI_SUCCESS;
+}
+F_NAMES(mica_f_null_copy_fn, mpi_comm_null_copy_fn, MPI_COMM_NULL_COPY_FN)
+F_NAMES(mica_f_null_copy_fn, mpi_type_null_copy_fn, MPI_TYPE_NULL_COPY_FN)
+F_NAMES(mica_f_null_copy_fn, mpi_win_null_copy_fn, MPI_WIN_NULL_COPY_FN)
+F_NAMES(mica_f_null_copy_fn, mpi_null_copy_fn, MPI_NULL_COPY_FN)
+
+void mica_f_dup_fn(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *extra_state, MPI_Aint *in,
+                   MPI_Aint *out, MPI_Fint *flag, MPI_Fint *ierror)
+{
+    *out = *in;
+    *flag = 1;
+    *ierror = MPI_SUCCESS;
+}
+F_NAMES(mica_f_dup_fn, mpi_comm_dup_fn, MPI_COMM_DUP_FN)
+F_NAMES(mica_f_dup_fn, mpi_type_dup_fn, MPI_TYPE_DUP_FN)
+F_NAMES(mica_f_dup_fn, mpi_win_dup_fn, MPI_WIN_DUP_FN)
+
+/* MPI_DUP_FN, for MPI_KEYVAL_CREATE: INTEGER values. */
+void mica_f_dup_fn_int(MPI_Fint *obj, MPI_Fint *keyval, MPI_Fint *extra_state, MPI_Fint *in,
+                       MPI_Fint *out, MPI_Fint *flag, MPI_Fint *ierror)
+{
+    *out = *in;
+    *flag = 1;
+    *ierror = MPI_SUCCESS;
+}
+F_NAMES(mica_f_dup_fn_int, mpi_dup_fn, MPI_DUP_FN)
+
+void mica_f_null_delete_fn(MPI_Fint *obj, MPI_Fint *keyval, void *value, void *extra_state,
+                           MPI_Fint *ierror)
+{
+    *ierror = MPI_SUCCESS;
+}
+F_NAMES(mica_f_null_delete_fn, mpi_comm_null_delete_fn, MPI_COMM_NULL_DELETE_FN)
+F_NAMES(mica_f_null_delete_fn, mpi_type_null_delete_fn, MPI_TYPE_NULL_DELETE_FN)
+F_NAMES(mica_f_null_delete_fn, mpi_win_null_delete_fn, MPI_WIN_NULL_DELETE_FN)
+F_NAMES(mica_f_null_delete_fn, mpi_null_delete_fn, MPI_NULL_DELETE_FN)
+
+mica_f_proc *mica_f_callback(mica_f_proc *fn)
+{
+    if (fn == (mica_f_proc *)mica_f_null_copy_fn || fn == (mica_f_proc *)mica_f_null_delete_fn)
+        return NULL;                  /* C's MPI_*_NULL_COPY_FN, MPI_*_NULL_DELETE_FN */
+    if (fn == (mica_f_proc *)mica_f_dup_fn || fn == (mica_f_proc *)mica_f_dup_fn_int)
+        return (mica_f_proc *)(uintptr_t)1;   /* C's MPI_*_DUP_FN */
+    return fn;
+}

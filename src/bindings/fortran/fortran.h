@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/interlang.h"
 #include "core/objects.h"
 
 #define MICA_F_API __attribute__((visibility("default")))
@@ -89,5 +90,24 @@ void mica_f_fstr(char *dst, size_t len, const char *src);
 #define MICA_F_STACK 16
 void *mica_f_array(void *stack, int n, size_t size);
 void mica_f_array_free(void *stack, void *a);
+
+/* A procedure argument: the address of the user's Fortran procedure. The predefined attribute
+ * callbacks (MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN, ... of fortran.c) become C's constants for
+ * the same (NULL and 1); any other procedure is passed on, and marked as Fortran once created
+ * (interlang.h). */
+typedef void mica_f_proc(void);
+mica_f_proc *mica_f_callback(mica_f_proc *fn);
+
+/* An attribute value for Fortran: a predefined attribute's is a pointer to its int in C, its
+ * value in Fortran; any other is the stored word (the standard's interlanguage rule). */
+static inline MPI_Aint mica_f_attr(int keyval, void *value)
+{
+    switch (keyval) {
+    case MPI_TAG_UB: case MPI_IO: case MPI_HOST: case MPI_WTIME_IS_GLOBAL: case MPI_APPNUM:
+    case MPI_LASTUSEDCODE: case MPI_UNIVERSE_SIZE:
+        return *(const int *)value;
+    }
+    return (MPI_Aint)value;
+}
 
 #endif
