@@ -36,7 +36,8 @@ endif
 .PHONY: all install check clean demo
 all: install
 
-$(GEN): gen/*.py api/functions.tsv api/constants.tsv api/types.h src/bindings/c/impl.tsv
+$(GEN): gen/*.py api/functions.tsv api/constants.tsv api/types.h src/bindings/c/impl.tsv \
+        src/bindings/cxx/members.tsv
 	$(PYTHON) gen/generate.py $(B)/gen
 	@cmp -s $(B)/gen/STATUS.md docs/STATUS.md || cp $(B)/gen/STATUS.md docs/STATUS.md
 	@touch $@
@@ -85,6 +86,9 @@ install: $(LIBS) $(MPIEXEC)
 
 # The Fortran binding: lib/libmpi_fort.{so,a}, include/mpif.h, include/mpi.mod, bin/mpifort
 include src/bindings/fortran/fortran.mk
+
+# The C++ binding: lib/libmpi_cxx.{so,a}, include/mpicxx.h, bin/mpicxx
+include src/bindings/cxx/cxx.mk
 
 # mica-prof, the profiler: lib/libmicaprof.so, lib/libmicaprof.a, bin/mica-prof
 include tools/prof/prof.mk

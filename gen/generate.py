@@ -6,6 +6,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import api  # noqa: E402
 import bindings  # noqa: E402
+import cxx  # noqa: E402
 import fortran  # noqa: E402
 import mpi_h  # noqa: E402
 import status  # noqa: E402
@@ -32,6 +33,8 @@ def main(outdir):
     for path, text in bindings.generate(functions, impl).items():
         write(os.path.join(outdir, path), text)
     for path, text in fortran.generate(functions, impl).items():
+        write(os.path.join(outdir, path), text)
+    for path, text in cxx.generate().items():
         write(os.path.join(outdir, path), text)
     write(os.path.join(outdir, 'STATUS.md'), status.generate(functions, impl))
 

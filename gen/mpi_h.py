@@ -29,6 +29,16 @@ TAIL = '''
 #if defined(__cplusplus)
 }
 #endif
+
+/* The C++ binding (namespaces MPI and PMPI, libmpi_cxx), as MPICH and Open MPI do it: C++
+ * programs get it unless they define MICA_SKIP_MPICXX (or MPICH_SKIP_MPICXX, OMPI_SKIP_MPICXX);
+ * without it, or where it was not installed, the C API above is all C++ programs see. */
+#if defined(__cplusplus) && !defined(MICA_SKIP_MPICXX) && !defined(MPICH_SKIP_MPICXX) && \\
+    !defined(OMPI_SKIP_MPICXX) && defined(__has_include)
+#if __has_include("mpicxx.h")
+#include "mpicxx.h"
+#endif
+#endif
 #endif /* MPI_H_ABI */
 '''
 

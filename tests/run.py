@@ -7,6 +7,8 @@ Kinds of tests, found by name:
                it passes when it exits 0.
   t_*.f90      the same in Fortran (`! np: 2 4` first line), compiled with mpifort; skipped
                when Mica was built without a Fortran compiler (no bin/mpifort).
+  t_*.cc       the same in C++ (`// np: 2 4` first line), compiled with mpicxx; skipped when
+               Mica was built without a C++ compiler (no bin/mpicxx).
   test_*.sh    a script run with bash; test_*.py a script run with python3.
                Exit 0 passes, 77 skips, anything else fails.
 Scripts get MICA_PREFIX (the default build's install), MICA_NOWEAK_PREFIX (the build without
@@ -42,7 +44,7 @@ def discover(pattern):
     for d, _, files in os.walk(os.path.join(ROOT, 'tests')):
         for f in sorted(files):
             path = os.path.join(d, f)
-            if re.match(r't_.*\.(c|f90)$', f) or re.match(r'test_.*\.(sh|py)$', f):
+            if re.match(r't_.*\.(c|cc|f90)$', f) or re.match(r'test_.*\.(sh|py)$', f):
                 if pattern in os.path.relpath(path, ROOT):
                     found.append(path)
     return sorted(found)
@@ -50,7 +52,7 @@ def discover(pattern):
 
 def process_counts(path):
     with open(path) as f:
-        m = re.match(r'(?:/\*|!)\s*np:\s*([\d ]+)', f.readline())
+        m = re.match(r'(?:/\*|!|//)\s*np:\s*([\d ]+)', f.readline())
     return [int(n) for n in m.group(1).split()] if m else [None]
 
 
@@ -68,7 +70,7 @@ def run(cmd, env, cwd):
 def cases(path):
     """(name, function returning (status, output)) for each run of one test file."""
     rel = os.path.relpath(path, ROOT)
-    if path.endswith(('.c', '.f90')):
+    if path.endswith(('.c', '.cc', '.f90')):
         out = []
         for np in process_counts(path):
             name = rel if np is None else '%s (np=%d)' % (rel, np)
@@ -93,6 +95,11 @@ def run_program(path, np, tmp):
             return 77, 'no mpifort: Mica was built without a Fortran compiler'
         # No -Werror: without interfaces, gfortran warns about buffers of different types.
         compile_cmd = [fc, '-Wall', '-o', exe, path]
+    elif path.endswith('.cc'):
+        cxx = os.path.join(PREFIX, 'bin', 'mpicxx')
+        if not os.path.exists(cxx):
+            return 77, 'no mpicxx: Mica was built without a C++ compiler'
+        compile_cmd = [cxx, '-Wall', '-Wextra', '-Werror', '-o', exe, path]
     else:
         compile_cmd = [os.path.join(PREFIX, 'bin', 'mpicc'), '-Wall', '-Werror', '-o', exe, path]
     rc, out = run(compile_cmd, env_for(tmp), tmp)
