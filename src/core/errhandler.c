@@ -8,6 +8,7 @@
 #include "core/interlang.h"
 #include "core/state.h"
 #include "core_api.h"
+#include "io/io.h"
 
 void mica_error_set_function(int code, const char *fn);
 
@@ -67,6 +68,11 @@ static mica_errhandler_t *retain(mica_errhandler_t *eh)
     return eh;
 }
 
+mica_errhandler_t *mica_errhandler_retain(mica_errhandler_t *eh)
+{
+    return retain(eh);
+}
+
 void mica_errhandler_release(mica_errhandler_t *eh)
 {
     if (eh->obj.handle >= MICA_PREDEFINED_MAX && !__atomic_sub_fetch(&eh->obj.refs, 1, __ATOMIC_ACQ_REL))
@@ -124,6 +130,43 @@ int mica_comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn
         return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
     eh->kind = MICA_COMM;
     eh->fn = (void (*)(void *, int *, ...))comm_errhandler_fn;
+    *errhandler = (MPI_Errhandler)eh->obj.handle;
+    return MPI_SUCCESS;
+}
+
+/* Files: MPI_FILE_NULL (the core gets NULL) has an error handler too, the one new files get. */
+static mica_errobj_t *file_errobj(mica_file_t *file)
+{
+    return file ? &file->eo : &mica_file_null_eo;
+}
+
+int mica_file_set_errhandler(mica_file_t *file, mica_errhandler_t *errhandler)
+{
+    return set(file_errobj(file), MICA_FILE, errhandler);
+}
+
+int mica_file_get_errhandler(mica_file_t *file, MPI_Errhandler *errhandler)
+{
+    *errhandler = (MPI_Errhandler)retain(file_errobj(file)->errhandler)->obj.handle;
+    return MPI_SUCCESS;
+}
+
+int mica_file_call_errhandler(mica_file_t *fh, int errorcode)
+{
+    mica_errhandler_invoke(file_errobj(fh), errorcode, "MPI_File_call_errhandler");
+    return MPI_SUCCESS;
+}
+
+int mica_file_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
+                                MPI_Errhandler *errhandler)
+{
+    if (!file_errhandler_fn)
+        return mica_error(MPI_ERR_ARG, "file_errhandler_fn is NULL");
+    mica_errhandler_t *eh = mica_obj_new(MICA_ERRHANDLER, sizeof *eh);
+    if (!eh)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
+    eh->kind = MICA_FILE;
+    eh->fn = (void (*)(void *, int *, ...))file_errhandler_fn;
     *errhandler = (MPI_Errhandler)eh->obj.handle;
     return MPI_SUCCESS;
 }

@@ -11,6 +11,7 @@
 #include "core/errors.h"
 #include "core/state.h"
 #include "core_api.h"
+#include "io/io.h"
 
 #if !defined(MICA_NO_WEAK) || defined(MICA_PROFILELIB)
 #define MICA_NAME(name) PMPI_##name

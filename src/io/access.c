@@ -1,0 +1,391 @@
+/* Data access: explicit offsets, the individual and the shared file pointers; blocking,
+ * nonblocking (complete at once), collective (independent I/O, which the standard allows) and
+ * split collective. Positions count etypes of the view; data moves with pread/pwrite. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/errors.h"
+#include "core/request.h"
+#include "core_api.h"
+#include "io/io.h"
+
+enum { READ, WRITE };
+
+static int check_access(mica_file_t *fh, int dir, MPI_Count count, mica_type_t *type)
+{
+    if (dir == READ && (fh->amode & MPI_MODE_WRONLY))
+        return mica_error(MPI_ERR_ACCESS, "fh was opened MPI_MODE_WRONLY: cannot read");
+    if (dir == WRITE && (fh->amode & MPI_MODE_RDONLY))
+        return mica_error(MPI_ERR_READ_ONLY, "fh was opened MPI_MODE_RDONLY: cannot write");
+    if (!mica_type_ready(type))
+        return mica_error(MPI_ERR_TYPE, "datatype is not committed");
+    if ((count * type->size) % fh->etype->size)
+        return mica_error(MPI_ERR_IO, "count=%lld of datatype is not a whole number of etypes",
+                          (long long)count);
+    return MPI_SUCCESS;
+}
+
+static int not_sequential(mica_file_t *fh, const char *what)
+{
+    if (fh->amode & MPI_MODE_SEQUENTIAL)
+        return mica_error(MPI_ERR_UNSUPPORTED_OPERATION,
+                          "fh was opened MPI_MODE_SEQUENTIAL: no %s", what);
+    return MPI_SUCCESS;
+}
+
+/* Move (buf, count, type) to or from the view's data bytes from `d` on; `moved` gets the bytes
+ * moved, fewer than asked when a read meets the end of the file. */
+static int transfer(mica_file_t *fh, int dir, MPI_Offset d, void *buf, MPI_Count count,
+                    mica_type_t *type, MPI_Count *moved)
+{
+    MPI_Count bytes = count * type->size, done = 0;
+    char *mem, *packed = NULL;
+    *moved = 0;
+    if (!bytes)
+        return MPI_SUCCESS;
+    if (type->contiguous) {
+        mem = (char *)buf + type->true_lb;
+    } else {
+        if (!(packed = malloc((size_t)bytes)))
+            return mica_error(MPI_ERR_NO_MEM, "no memory to pack %lld bytes", (long long)bytes);
+        if (dir == WRITE)
+            mica_type_pack(buf, count, type, 0, packed, bytes);
+        mem = packed;
+    }
+    int err = 0;
+    while (done < bytes) {
+        MPI_Offset contiguous, at = mica_view_map(fh, d + done, &contiguous);
+        size_t n = (size_t)(contiguous < bytes - done ? contiguous : bytes - done);
+        ssize_t r = dir == WRITE ? pwrite(fh->fd, mem + done, n, at)
+                                 : pread(fh->fd, mem + done, n, at);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            err = errno;
+            break;
+        }
+        if (r == 0) {                 /* end of file (a write of 0 bytes: no space) */
+            err = dir == WRITE ? ENOSPC : 0;
+            break;
+        }
+        done += r;
+    }
+    if (dir == READ && packed)
+        mica_type_unpack(buf, count, type, 0, packed, done);
+    free(packed);
+    *moved = done;
+    if (err)
+        return mica_error(mica_io_errno_class(err), "fh: %s at data byte %lld of the view: %s",
+                          dir == WRITE ? "writing" : "reading", (long long)(d + done),
+                          strerror(err));
+    return MPI_SUCCESS;
+}
+
+static void set_status(MPI_Status *status, MPI_Count bytes)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = MPI_PROC_NULL;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_internal[MICA_STATUS_CANCELLED] = 0;
+    mica_status_set_count(status, bytes);
+}
+
+/* Where an access is: at an explicit offset, at the individual or at the shared pointer. */
+enum where { AT, INDIVIDUAL, SHARED };
+
+static int access_(mica_file_t *fh, int dir, enum where where, MPI_Offset offset, void *buf,
+                   MPI_Count count, mica_type_t *type, MPI_Status *status)
+{
+    int rc = check_access(fh, dir, count, type);
+    if (rc == MPI_SUCCESS && where == AT)
+        rc = not_sequential(fh, "explicit offsets");
+    if (rc == MPI_SUCCESS && where == AT && offset < 0)
+        rc = mica_error(MPI_ERR_ARG, "offset=%lld is negative", (long long)offset);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Offset etsize = fh->etype->size, etypes = count * type->size / etsize;
+    if (where == INDIVIDUAL)
+        offset = fh->position;
+    else if (where == SHARED && (rc = mica_shared_fetch_add(fh, etypes, &offset)) != MPI_SUCCESS)
+        return rc;
+    MPI_Count moved;
+    rc = transfer(fh, dir, offset * etsize, buf, count, type, &moved);
+    if (where == INDIVIDUAL)
+        fh->position += moved / etsize;
+    set_status(status, moved);
+    return rc;
+}
+
+/* The ordered collectives: each rank's data follows that of the lower ranks, from the shared
+ * pointer on; rank 0 moves the pointer past all of it. */
+static int ordered(mica_file_t *fh, int dir, void *buf, MPI_Count count, mica_type_t *type,
+                   MPI_Status *status)
+{
+    int rc = check_access(fh, dir, count, type);
+    mica_comm_t *comm = fh->comm;
+    MPI_Offset mine = rc == MPI_SUCCESS ? count * type->size / fh->etype->size : 0;
+    MPI_Offset *all = malloc((size_t)comm->size * sizeof *all);
+    if (!all)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for the ordered access");
+    int crc = mica_allgather_c(&mine, 1, &mica_type_MPI_OFFSET, all, 1, &mica_type_MPI_OFFSET,
+                               comm);
+    MPI_Offset base = 0, before = 0, total = 0;
+    for (int i = 0; i < comm->size; i++) {
+        before += i < comm->rank ? all[i] : 0;
+        total += all[i];
+    }
+    free(all);
+    if (crc != MPI_SUCCESS)
+        return crc;
+    int src = MPI_SUCCESS;
+    if (comm->rank == 0)
+        src = mica_shared_fetch_add(fh, total, &base);
+    if ((crc = mica_bcast_c(&base, 1, &mica_type_MPI_OFFSET, 0, comm)) != MPI_SUCCESS)
+        return crc;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (src != MPI_SUCCESS)
+        return src;
+    MPI_Count moved;
+    rc = transfer(fh, dir, (base + before) * fh->etype->size, buf, count, type, &moved);
+    set_status(status, moved);
+    return rc;
+}
+
+/* The blocking calls; the int-count forms reach these through their large-count twins. */
+#define BLOCKING(name, dir, where)                                                          \
+    int mica_file_##name##_c(mica_file_t *fh, void *buf, MPI_Count count,                   \
+                             mica_type_t *datatype, MPI_Status *status)                     \
+    {                                                                                       \
+        return access_(fh, dir, where, 0, buf, count, datatype, status);                    \
+    }
+#define BLOCKING_W(name, where)                                                             \
+    int mica_file_##name##_c(mica_file_t *fh, const void *buf, MPI_Count count,             \
+                             mica_type_t *datatype, MPI_Status *status)                     \
+    {                                                                                       \
+        return access_(fh, WRITE, where, 0, (void *)buf, count, datatype, status);          \
+    }
+BLOCKING(read, READ, INDIVIDUAL)
+BLOCKING(read_all, READ, INDIVIDUAL)
+BLOCKING(read_shared, READ, SHARED)
+BLOCKING_W(write, INDIVIDUAL)
+BLOCKING_W(write_all, INDIVIDUAL)
+BLOCKING_W(write_shared, SHARED)
+
+int mica_file_read_at_c(mica_file_t *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                        mica_type_t *datatype, MPI_Status *status)
+{
+    return access_(fh, READ, AT, offset, buf, count, datatype, status);
+}
+
+int mica_file_read_at_all_c(mica_file_t *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                            mica_type_t *datatype, MPI_Status *status)
+{
+    return access_(fh, READ, AT, offset, buf, count, datatype, status);
+}
+
+int mica_file_write_at_c(mica_file_t *fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                         mica_type_t *datatype, MPI_Status *status)
+{
+    return access_(fh, WRITE, AT, offset, (void *)buf, count, datatype, status);
+}
+
+int mica_file_write_at_all_c(mica_file_t *fh, MPI_Offset offset, const void *buf,
+                             MPI_Count count, mica_type_t *datatype, MPI_Status *status)
+{
+    return access_(fh, WRITE, AT, offset, (void *)buf, count, datatype, status);
+}
+
+int mica_file_read_ordered_c(mica_file_t *fh, void *buf, MPI_Count count, mica_type_t *datatype,
+                             MPI_Status *status)
+{
+    return ordered(fh, READ, buf, count, datatype, status);
+}
+
+int mica_file_write_ordered_c(mica_file_t *fh, const void *buf, MPI_Count count,
+                              mica_type_t *datatype, MPI_Status *status)
+{
+    return ordered(fh, WRITE, (void *)buf, count, datatype, status);
+}
+
+/* Nonblocking calls do their I/O at once and return a request that is already complete. */
+static int completed(int rc, const MPI_Status *status, MPI_Request *request)
+{
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_request_t *r = mica_request_new(MICA_REQ_NULL_PROC);
+    if (!r)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
+    r->status = *status;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    mica_request_complete(r);
+    *request = (MPI_Request)r->obj.handle;
+    return MPI_SUCCESS;
+}
+
+#define NONBLOCKING(name, dir, where)                                                       \
+    int mica_file_i##name##_c(mica_file_t *fh, void *buf, MPI_Count count,                  \
+                              mica_type_t *datatype, MPI_Request *request)                  \
+    {                                                                                       \
+        MPI_Status s = {0};                                                                 \
+        return completed(access_(fh, dir, where, 0, buf, count, datatype, &s), &s, request);\
+    }
+#define NONBLOCKING_W(name, where)                                                          \
+    int mica_file_i##name##_c(mica_file_t *fh, const void *buf, MPI_Count count,            \
+                              mica_type_t *datatype, MPI_Request *request)                  \
+    {                                                                                       \
+        MPI_Status s = {0};                                                                 \
+        return completed(access_(fh, WRITE, where, 0, (void *)buf, count, datatype, &s), &s, \
+                         request);                                                          \
+    }
+#define NONBLOCKING_AT(name, dir, cv)                                                       \
+    int mica_file_i##name##_c(mica_file_t *fh, MPI_Offset offset, cv void *buf,             \
+                              MPI_Count count, mica_type_t *datatype, MPI_Request *request) \
+    {                                                                                       \
+        MPI_Status s = {0};                                                                 \
+        return completed(access_(fh, dir, AT, offset, (void *)buf, count, datatype, &s), &s,\
+                         request);                                                          \
+    }
+NONBLOCKING(read, READ, INDIVIDUAL)
+NONBLOCKING(read_all, READ, INDIVIDUAL)
+NONBLOCKING(read_shared, READ, SHARED)
+NONBLOCKING_W(write, INDIVIDUAL)
+NONBLOCKING_W(write_all, INDIVIDUAL)
+NONBLOCKING_W(write_shared, SHARED)
+NONBLOCKING_AT(read_at, READ, )
+NONBLOCKING_AT(read_at_all, READ, )
+NONBLOCKING_AT(write_at, WRITE, const)
+NONBLOCKING_AT(write_at_all, WRITE, const)
+
+/* Split collectives: _begin does the access, _end hands over its status. One at a time per
+ * file, and the _end must match the _begin. */
+enum split { SPLIT_NONE, SPLIT_READ_ALL, SPLIT_WRITE_ALL, SPLIT_READ_AT_ALL, SPLIT_WRITE_AT_ALL,
+             SPLIT_READ_ORDERED, SPLIT_WRITE_ORDERED };
+
+static int split_begin(mica_file_t *fh, enum split kind, int rc, const MPI_Status *s)
+{
+    if (rc != MPI_SUCCESS)
+        return rc;
+    fh->split_active = kind;
+    fh->split_status = *s;
+    return MPI_SUCCESS;
+}
+
+static int split_busy(mica_file_t *fh)
+{
+    return fh->split_active ? mica_error(MPI_ERR_OTHER, "fh has a split collective in progress: "
+                                         "call its _end first") : MPI_SUCCESS;
+}
+
+static int split_end(mica_file_t *fh, enum split kind, MPI_Status *status)
+{
+    if (fh->split_active != (int)kind)
+        return mica_error(MPI_ERR_OTHER, "fh has no matching split collective in progress");
+    fh->split_active = SPLIT_NONE;
+    if (status != MPI_STATUS_IGNORE) {
+        int error = status->MPI_ERROR;
+        *status = fh->split_status;
+        status->MPI_ERROR = error;
+    }
+    return MPI_SUCCESS;
+}
+
+#define SPLIT(name, kind, call, cv, ...)                                                    \
+    int mica_file_##name##_begin_c(mica_file_t *fh, __VA_ARGS__ cv void *buf,               \
+                                   MPI_Count count, mica_type_t *datatype)                  \
+    {                                                                                       \
+        MPI_Status s = {0};                                                                 \
+        int rc = split_busy(fh);                                                            \
+        return rc != MPI_SUCCESS ? rc : split_begin(fh, kind, call, &s);                    \
+    }                                                                                       \
+    int mica_file_##name##_end(mica_file_t *fh, cv void *buf, MPI_Status *status)           \
+    {                                                                                       \
+        (void)buf;                                                                          \
+        return split_end(fh, kind, status);                                                 \
+    }
+SPLIT(read_all, SPLIT_READ_ALL, access_(fh, READ, INDIVIDUAL, 0, buf, count, datatype, &s), )
+SPLIT(write_all, SPLIT_WRITE_ALL,
+      access_(fh, WRITE, INDIVIDUAL, 0, (void *)buf, count, datatype, &s), const)
+SPLIT(read_ordered, SPLIT_READ_ORDERED, ordered(fh, READ, buf, count, datatype, &s), )
+SPLIT(write_ordered, SPLIT_WRITE_ORDERED,
+      ordered(fh, WRITE, (void *)buf, count, datatype, &s), const)
+SPLIT(read_at_all, SPLIT_READ_AT_ALL,
+      access_(fh, READ, AT, offset, buf, count, datatype, &s), , MPI_Offset offset,)
+SPLIT(write_at_all, SPLIT_WRITE_AT_ALL,
+      access_(fh, WRITE, AT, offset, (void *)buf, count, datatype, &s), const,
+      MPI_Offset offset,)
+
+/* File pointers. */
+static int seek_target(mica_file_t *fh, MPI_Offset current, MPI_Offset offset, int whence,
+                       MPI_Offset *target)
+{
+    MPI_Offset base;
+    int rc = MPI_SUCCESS;
+    switch (whence) {
+    case MPI_SEEK_SET: base = 0; break;
+    case MPI_SEEK_CUR: base = current; break;
+    case MPI_SEEK_END: rc = mica_view_end(fh, &base); break;
+    default: return mica_error(MPI_ERR_ARG, "whence=%d is not MPI_SEEK_SET, MPI_SEEK_CUR or "
+                               "MPI_SEEK_END", whence);
+    }
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (base + offset < 0)
+        return mica_error(MPI_ERR_ARG, "offset=%lld would put the file pointer before the view",
+                          (long long)offset);
+    *target = base + offset;
+    return MPI_SUCCESS;
+}
+
+int mica_file_seek(mica_file_t *fh, MPI_Offset offset, int whence)
+{
+    int rc = not_sequential(fh, "individual file pointer");
+    if (rc == MPI_SUCCESS)
+        rc = seek_target(fh, fh->position, offset, whence, &fh->position);
+    return rc;
+}
+
+int mica_file_get_position(mica_file_t *fh, MPI_Offset *offset)
+{
+    int rc = not_sequential(fh, "individual file pointer");
+    if (rc == MPI_SUCCESS)
+        *offset = fh->position;
+    return rc;
+}
+
+int mica_file_get_position_shared(mica_file_t *fh, MPI_Offset *offset)
+{
+    return mica_shared_fetch_add(fh, 0, offset);
+}
+
+/* Collective: every rank is past its earlier shared accesses before rank 0 moves the pointer,
+ * and none goes on before it has. */
+int mica_file_seek_shared(mica_file_t *fh, MPI_Offset offset, int whence)
+{
+    if (whence != MPI_SEEK_SET && whence != MPI_SEEK_CUR && whence != MPI_SEEK_END)
+        return mica_error(MPI_ERR_ARG, "whence=%d is not MPI_SEEK_SET, MPI_SEEK_CUR or "
+                          "MPI_SEEK_END", whence);
+    int rc = mica_barrier(fh->comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int cls = 0, local = MPI_SUCCESS;
+    if (fh->comm->rank == 0) {
+        MPI_Offset current = 0, target = 0;
+        local = mica_shared_fetch_add(fh, 0, &current);
+        if (local == MPI_SUCCESS)
+            local = seek_target(fh, current, offset, whence, &target);
+        if (local == MPI_SUCCESS)
+            local = mica_shared_set(fh, target);
+        cls = local == MPI_SUCCESS ? 0 : mica_error_class_of(local);
+    }
+    rc = mica_bcast_c(&cls, 1, &mica_type_MPI_INT, 0, fh->comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (local != MPI_SUCCESS)
+        return local;
+    return cls ? mica_error(cls, "offset=%lld: the shared file pointer could not be moved",
+                            (long long)offset) : MPI_SUCCESS;
+}
