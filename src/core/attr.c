@@ -76,8 +76,8 @@ static int io = MPI_ANY_SOURCE;       /* every process can do language I/O */
  * synchronized. (A job spanning hosts, once a network transport exists, must say 0.) */
 static int wtime_is_global = 1;
 static int appnum = 0;
-/* Error codes use every value up to MPI_ERR_LASTCODE (a class and a message slot); this moves
- * with MPI_Add_error_code once that exists. */
+/* Error codes use every value up to MPI_ERR_LASTCODE (a class and a message slot); user classes
+ * and codes come above it (core/errcodes.c). */
 static int lastusedcode = MPI_ERR_LASTCODE;
 static int universe_size = 1;
 
@@ -94,6 +94,11 @@ void mica_attr_set_environment(int universe, int app)
 {
     universe_size = universe;
     appnum = app;
+}
+
+void mica_attr_set_lastusedcode(int code)
+{
+    __atomic_store_n(&lastusedcode, code, __ATOMIC_RELAXED);
 }
 
 /* --- keyvals (the lock held) ------------------------------------------------------------------ */

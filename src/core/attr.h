@@ -21,5 +21,7 @@ int mica_attr_delete_all(uintptr_t handle, mica_attrs_t **attrs);
 
 /* The values of the predefined attributes that the launcher gives (MPI_Init). */
 void mica_attr_set_environment(int universe_size, int appnum);
+/* MPI_LASTUSEDCODE's value: the error codes module moves it as user codes come and go. */
+void mica_attr_set_lastusedcode(int code);
 
 #endif

@@ -85,6 +85,8 @@ static atomic_uint ring_next;
 
 int mica_error(int cls, const char *fmt, ...)
 {
+    if (cls > MPI_ERR_LASTCODE)       /* a user class has no room for a message: itself */
+        return cls;
     unsigned n = atomic_fetch_add_explicit(&ring_next, 1, memory_order_relaxed) % (SLOTS - 1) + 1;
     struct slot *s = &ring[n];
     va_list ap;
@@ -124,6 +126,8 @@ int mica_error_inactive(void)
 
 int mica_error_class_of(int code)
 {
+    if (code > MPI_ERR_LASTCODE)
+        return mica_user_error_class(code);
     int cls = code & ((1 << MICA_CLASS_BITS) - 1);
     if (code < 0 || code > MPI_ERR_LASTCODE || cls >= NCLASSES)
         return -1;
@@ -139,6 +143,10 @@ void mica_error_text(int code, char *buf, size_t len)
         snprintf(buf, len, "unknown error code %d", code);
         return;
     }
+    if (code > MPI_ERR_LASTCODE) {
+        mica_user_error_text(code, buf, len);
+        return;
+    }
     const struct slot *s = &ring[code >> MICA_CLASS_BITS];
     if (code >> MICA_CLASS_BITS)
         snprintf(buf, len, "%s%s%s (%s: %s)", s->fn, s->fn[0] ? ": " : "", s->msg,
@@ -150,7 +158,9 @@ void mica_error_text(int code, char *buf, size_t len)
 /* The function that raised a code is part of its message; the first raise names it. */
 void mica_error_set_function(int code, const char *fn)
 {
-    struct slot *s = &ring[(code >> MICA_CLASS_BITS) & (SLOTS - 1)];
+    if (code < 0 || code > MPI_ERR_LASTCODE)   /* a user code: its string is the user's */
+        return;
+    struct slot *s = &ring[code >> MICA_CLASS_BITS];
     if (code >> MICA_CLASS_BITS && !s->fn[0])
         snprintf(s->fn, sizeof s->fn, "%s", fn);
 }

@@ -18,6 +18,9 @@ int mica_bad_handle(unsigned kind, const void *handle, const char *arg);
 int mica_error_inactive(void);
 
 int mica_error_class_of(int code);  /* -1 if `code` is not a valid error code */
+/* User classes and codes (above MPI_ERR_LASTCODE): the class, or -1; the string, or "". */
+int mica_user_error_class(int code);
+void mica_user_error_text(int code, char *buf, size_t len);
 /* The text of `code` as MPI_Error_string gives it; the function, the message and the class. */
 void mica_error_text(int code, char *buf, size_t len);
 
