@@ -115,6 +115,11 @@ static void test_blocks(const char *name)
     int count = -1;
     CHECK(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
                         &fh) == MPI_SUCCESS);
+    CHECK(MPI_File_f2c(MPI_File_c2f(fh)) == fh);
+    int flag = -1;
+    CHECK(MPI_File_set_atomicity(fh, 1) == MPI_SUCCESS);
+    CHECK(MPI_File_get_atomicity(fh, &flag) == MPI_SUCCESS && flag == 1);
+    CHECK(MPI_File_set_info(fh, MPI_INFO_NULL) == MPI_SUCCESS);
     MPI_Group g;
     int gsize = -1, grank = -1;
     CHECK(MPI_File_get_group(fh, &g) == MPI_SUCCESS);
