@@ -100,8 +100,8 @@ static int access_(mica_file_t *fh, int dir, enum where where, MPI_Offset offset
                    MPI_Count count, mica_type_t *type, MPI_Status *status)
 {
     int rc = check_access(fh, dir, count, type);
-    if (rc == MPI_SUCCESS && where == AT)
-        rc = not_sequential(fh, "explicit offsets");
+    if (rc == MPI_SUCCESS && where != SHARED)  /* sequential files: the shared pointer only */
+        rc = not_sequential(fh, where == AT ? "explicit offsets" : "individual file pointer");
     if (rc == MPI_SUCCESS && where == AT && offset < 0)
         rc = mica_error(MPI_ERR_ARG, "offset=%lld is negative", (long long)offset);
     if (rc != MPI_SUCCESS)

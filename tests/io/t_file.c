@@ -115,6 +115,11 @@ static void test_blocks(const char *name)
     int count = -1;
     CHECK(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
                         &fh) == MPI_SUCCESS);
+    CHECK(MPI_File_f2c(MPI_File_c2f(fh)) == fh);
+    int flag = -1;
+    CHECK(MPI_File_set_atomicity(fh, 1) == MPI_SUCCESS);
+    CHECK(MPI_File_get_atomicity(fh, &flag) == MPI_SUCCESS && flag == 1);
+    CHECK(MPI_File_set_info(fh, MPI_INFO_NULL) == MPI_SUCCESS);
     MPI_Group g;
     int gsize = -1, grank = -1;
     CHECK(MPI_File_get_group(fh, &g) == MPI_SUCCESS);
@@ -388,6 +393,24 @@ static void test_delete_on_close(const char *name)
     CHECK(pos == 10);
     CHECK(MPI_File_get_position_shared(fh, &pos) == MPI_SUCCESS);
     CHECK(pos == 10);
+    CHECK(MPI_File_close(&fh) == MPI_SUCCESS);
+    CHECK(access(name, F_OK) != 0);
+
+    /* Sequential: only the shared file pointer. */
+    int v = rank;
+    CHECK(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_WRONLY |
+                        MPI_MODE_SEQUENTIAL | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh) ==
+          MPI_SUCCESS);
+    CHECK(cls(MPI_File_write_at(fh, 0, &v, 1, MPI_INT, &st)) == MPI_ERR_UNSUPPORTED_OPERATION);
+    CHECK(cls(MPI_File_write(fh, &v, 1, MPI_INT, &st)) == MPI_ERR_UNSUPPORTED_OPERATION);
+    CHECK(cls(MPI_File_seek(fh, 0, MPI_SEEK_SET)) == MPI_ERR_UNSUPPORTED_OPERATION);
+    CHECK(cls(MPI_File_set_size(fh, 0)) == MPI_ERR_UNSUPPORTED_OPERATION);
+    CHECK(MPI_File_write_ordered(fh, &v, 1, MPI_INT, &st) == MPI_SUCCESS);
+    MPI_Offset size_now = -1;
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(MPI_File_get_size(fh, &size_now) == MPI_SUCCESS);
+    CHECK(size_now == (MPI_Offset)(size * sizeof(int)));
     CHECK(MPI_File_close(&fh) == MPI_SUCCESS);
     CHECK(access(name, F_OK) != 0);
 }
