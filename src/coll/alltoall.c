@@ -9,6 +9,7 @@
 
 #include "coll/coll.h"
 #include "coll/inter.h"
+#include "coll/nbc.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -175,16 +176,7 @@ int mica_coll_alltoallw(const void *sbuf, const MPI_Count *scounts, const MPI_Ai
 
 /* --- entry points ----------------------------------------------------------------------------- */
 
-static int check(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                 mica_type_t *recvtype)
-{
-    int rc = sendbuf == MPI_IN_PLACE ? MPI_SUCCESS : mica_coll_check_type(sendtype, "sendtype");
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_check_type(recvtype, "recvtype");
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    return rc;
-}
+/* The argument checks are the nonblocking forms' (nbc.h). */
 
 int mica_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                     void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, mica_comm_t *comm)
@@ -192,28 +184,12 @@ int mica_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
     if (comm->inter)
         return mica_inter_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                    comm);
-    int rc = check(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
     rc = mica_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     mica_unlock();
-    return rc;
-}
-
-static int check_v(const void *sendbuf, const MPI_Count *sendcounts, const MPI_Aint *sdispls,
-                   const MPI_Count *recvcounts, const MPI_Aint *rdispls, int size)
-{
-    int rc = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = mica_coll_check_counts(size, sendcounts, "sendcounts");
-        if (rc == MPI_SUCCESS && !sdispls)
-            rc = mica_error(MPI_ERR_ARG, "sdispls is NULL");
-    }
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_check_counts(size, recvcounts, "recvcounts");
-    if (rc == MPI_SUCCESS && !rdispls)
-        rc = mica_error(MPI_ERR_ARG, "rdispls is NULL");
     return rc;
 }
 
@@ -224,9 +200,10 @@ int mica_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     if (comm->inter)
         return mica_inter_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                     rdispls, recvtype, comm);
-    int rc = check(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = check_v(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm->size);
+        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
+                                      comm->size);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
@@ -240,22 +217,12 @@ int mica_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm)
 {
-    int n = comm->remote_size;  /* one block per remote process */
-    MPI_Count *sc = NULL, *rc_ = NULL;
-    MPI_Aint *sd = NULL, *rd = NULL;
-    int rc = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = mica_coll_widen_counts(n, sendcounts, &sc);
-        if (rc == MPI_SUCCESS)
-            rc = mica_coll_widen_displs(n, sdispls, &sd);
-    }
+    mica_nbc_wide_t w;               /* one block per remote process */
+    int rc = mica_nbc_widen_alltoall(comm->remote_size, sendbuf, sendcounts, sdispls,
+                                     recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_counts(n, recvcounts, &rc_);
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_displs(n, rdispls, &rd);
-    if (rc == MPI_SUCCESS)
-        rc = mica_alltoallv_c(sendbuf, sc, sd, sendtype, recvbuf, rc_, rd, recvtype, comm);
-    free(sc), free(sd), free(rc_), free(rd);
+        rc = mica_alltoallv_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype, comm);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -286,23 +253,15 @@ int mica_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm)
 {
     int n = comm->remote_size;  /* one block per remote process */
-    int rc = check_v(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
+    mica_type_t **types;
+    int rc = mica_nbc_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                      recvcounts, rdispls, recvtypes, n, &types);
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_type_t **types = malloc(2 * (size_t)n * sizeof *types);
-    if (!types)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", 2 * n);
-    rc = mica_coll_lookup_types(n, recvtypes, recvcounts, "recvtypes", types + n);
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", types);
-    if (rc == MPI_SUCCESS) {
-        mica_lock();
-        rc = (comm->inter ? mica_inter_alltoallw : mica_coll_alltoallw)(
-            sendbuf, sendcounts, sdispls, types, recvbuf, recvcounts, rdispls, types + n, comm);
-        mica_unlock();
-    }
+    mica_lock();
+    rc = (comm->inter ? mica_inter_alltoallw : mica_coll_alltoallw)(
+        sendbuf, sendcounts, sdispls, types, recvbuf, recvcounts, rdispls, types + n, comm);
+    mica_unlock();
     free(types);
     return rc;
 }
@@ -311,21 +270,11 @@ int mica_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm)
 {
-    int n = comm->remote_size;  /* one block per remote process */
-    MPI_Count *sc = NULL, *rc_ = NULL;
-    MPI_Aint *sd = NULL, *rd = NULL;
-    int rc = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = mica_coll_widen_counts(n, sendcounts, &sc);
-        if (rc == MPI_SUCCESS)
-            rc = mica_coll_widen_displs(n, sdispls, &sd);
-    }
+    mica_nbc_wide_t w;               /* one block per remote process */
+    int rc = mica_nbc_widen_alltoall(comm->remote_size, sendbuf, sendcounts, sdispls,
+                                     recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_counts(n, recvcounts, &rc_);
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_displs(n, rdispls, &rd);
-    if (rc == MPI_SUCCESS)
-        rc = mica_alltoallw_c(sendbuf, sc, sd, sendtypes, recvbuf, rc_, rd, recvtypes, comm);
-    free(sc), free(sd), free(rc_), free(rd);
+        rc = mica_alltoallw_c(sendbuf, w.sc, w.sd, sendtypes, recvbuf, w.rc, w.rd, recvtypes, comm);
+    mica_nbc_wide_free(&w);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "coll/inter.h"
+#include "coll/nbc.h"
 #include "core/errors.h"
 #include "core/progress.h"
 
@@ -36,12 +37,14 @@ static int check_side(const void *buf, const mica_type_t *type, const char *bufn
     return rc != MPI_SUCCESS ? rc : mica_coll_check_type(type, typename);
 }
 
-static int check_v(const MPI_Count *counts, const MPI_Aint *displs, int n, const char *cname,
-                   const char *dname)
+/* The checks of allreduce and reduce_scatter: the operation, and neither buffer MPI_IN_PLACE. */
+static int check_reduction(const void *sbuf, const void *rbuf, mica_op_t *op, mica_type_t *type)
 {
-    int rc = mica_coll_check_counts(n, counts, cname);
-    if (rc == MPI_SUCCESS && !displs)
-        rc = mica_error(MPI_ERR_ARG, "%s is NULL", dname);
+    int rc = mica_coll_check_op(op, type);
+    if (rc == MPI_SUCCESS)
+        rc = no_in_place(sbuf, "sendbuf");
+    if (rc == MPI_SUCCESS)
+        rc = no_in_place(rbuf, "recvbuf");
     return rc;
 }
 
@@ -170,11 +173,7 @@ int mica_inter_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t
 int mica_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
                          mica_op_t *op, mica_comm_t *comm)
 {
-    int rc = mica_coll_check_op(op, type);
-    if (rc == MPI_SUCCESS)
-        rc = no_in_place(sbuf, "sendbuf");
-    if (rc == MPI_SUCCESS)
-        rc = no_in_place(rbuf, "recvbuf");
+    int rc = check_reduction(sbuf, rbuf, op, type);
     if (rc != MPI_SUCCESS)
         return rc;
     void *acc, *mem;
@@ -192,31 +191,37 @@ int mica_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_typ
 
 /* --- gather, scatter -------------------------------------------------------------------------- */
 
-static int gather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                  MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
-                  mica_type_t *rtype, int root, mica_comm_t *comm, int v)
+/* Gather (gather = 1) and scatter. The root has a block per remote process on its side (a
+ * gather's receive side, a scatter's send side); the others one message on the other side. */
+static int rooted(const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
+                  mica_type_t *stype, void *rbuf, MPI_Count rcount, const MPI_Count *rcounts,
+                  mica_type_t *rtype, const MPI_Aint *displs, int root, mica_comm_t *comm,
+                  int gather, int v)
 {
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    int rc, n = comm->remote_size;
-    if (root == MPI_ROOT) {
+    int rc, n = comm->remote_size, tag = gather ? MICA_TAG_GATHER : MICA_TAG_SCATTER;
+    if ((root == MPI_ROOT) == gather) /* this process receives */
         rc = check_side(rbuf, rtype, "recvbuf", "recvtype");
-        if (rc == MPI_SUCCESS && v)
-            rc = check_v(rcounts, displs, n, "recvcounts", "displs");
-    } else {
+    else
         rc = check_side(sbuf, stype, "sendbuf", "sendtype");
-    }
+    if (rc == MPI_SUCCESS && root == MPI_ROOT && v)
+        rc = gather ? mica_nbc_check_v(rcounts, displs, n, "recvcounts", "displs")
+                    : mica_nbc_check_v(scounts, displs, n, "sendcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    if (root == MPI_ROOT) {
-        blocks_t r;
-        rc = blocks(n, rcount, rcounts, displs, rtype, 0, &r);
-        if (rc == MPI_SUCCESS)
-            rc = exchange(comm, MICA_TAG_GATHER, NULL, NULL, rbuf, &r);
-        free(r.mem);
+    if (root != MPI_ROOT) {
+        rc = gather ? mica_coll_send(sbuf, scount, stype, root, tag, comm)
+                    : mica_coll_recv(rbuf, rcount, rtype, root, tag, comm);
     } else {
-        rc = mica_coll_send(sbuf, scount, stype, root, MICA_TAG_GATHER, comm);
+        blocks_t b;
+        rc = gather ? blocks(n, rcount, rcounts, displs, rtype, 0, &b)
+                    : blocks(n, scount, scounts, displs, stype, 0, &b);
+        if (rc == MPI_SUCCESS)
+            rc = gather ? exchange(comm, tag, NULL, NULL, rbuf, &b)
+                        : exchange(comm, tag, sbuf, &b, NULL, NULL);
+        free(b.mem);
     }
     mica_unlock();
     return rc;
@@ -225,57 +230,27 @@ static int gather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *
 int mica_inter_gather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
                       MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm)
 {
-    return gather(sbuf, scount, stype, rbuf, rcount, NULL, NULL, rtype, root, comm, 0);
+    return rooted(sbuf, scount, NULL, stype, rbuf, rcount, NULL, rtype, NULL, root, comm, 1, 0);
 }
 
 int mica_inter_gatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
                        const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
                        int root, mica_comm_t *comm)
 {
-    return gather(sbuf, scount, stype, rbuf, 0, rcounts, displs, rtype, root, comm, 1);
-}
-
-static int scatter(const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
-                   const MPI_Aint *displs, mica_type_t *stype, void *rbuf, MPI_Count rcount,
-                   mica_type_t *rtype, int root, mica_comm_t *comm, int v)
-{
-    if (root == MPI_PROC_NULL)
-        return MPI_SUCCESS;
-    int rc, n = comm->remote_size;
-    if (root == MPI_ROOT) {
-        rc = check_side(sbuf, stype, "sendbuf", "sendtype");
-        if (rc == MPI_SUCCESS && v)
-            rc = check_v(scounts, displs, n, "sendcounts", "displs");
-    } else {
-        rc = check_side(rbuf, rtype, "recvbuf", "recvtype");
-    }
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_lock();
-    if (root == MPI_ROOT) {
-        blocks_t s;
-        rc = blocks(n, scount, scounts, displs, stype, 0, &s);
-        if (rc == MPI_SUCCESS)
-            rc = exchange(comm, MICA_TAG_SCATTER, sbuf, &s, NULL, NULL);
-        free(s.mem);
-    } else {
-        rc = mica_coll_recv(rbuf, rcount, rtype, root, MICA_TAG_SCATTER, comm);
-    }
-    mica_unlock();
-    return rc;
+    return rooted(sbuf, scount, NULL, stype, rbuf, 0, rcounts, rtype, displs, root, comm, 1, 1);
 }
 
 int mica_inter_scatter(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
                        MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm)
 {
-    return scatter(sbuf, scount, NULL, NULL, stype, rbuf, rcount, rtype, root, comm, 0);
+    return rooted(sbuf, scount, NULL, stype, rbuf, rcount, NULL, rtype, NULL, root, comm, 0, 0);
 }
 
 int mica_inter_scatterv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
                         mica_type_t *stype, void *rbuf, MPI_Count rcount, mica_type_t *rtype,
                         int root, mica_comm_t *comm)
 {
-    return scatter(sbuf, 0, scounts, displs, stype, rbuf, rcount, rtype, root, comm, 1);
+    return rooted(sbuf, 0, scounts, stype, rbuf, rcount, NULL, rtype, displs, root, comm, 0, 1);
 }
 
 /* --- allgather, alltoall ---------------------------------------------------------------------- */
@@ -318,7 +293,7 @@ int mica_inter_allgatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype
                           const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
                           mica_comm_t *comm)
 {
-    int rc = check_v(rcounts, displs, comm->remote_size, "recvcounts", "displs");
+    int rc = mica_nbc_check_v(rcounts, displs, comm->remote_size, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     return all_blocks(sbuf, scount, NULL, NULL, stype, 1, rbuf, 0, rcounts, displs, rtype,
@@ -336,12 +311,10 @@ int mica_inter_alltoallv(const void *sbuf, const MPI_Count *scounts, const MPI_A
                          mica_type_t *stype, void *rbuf, const MPI_Count *rcounts,
                          const MPI_Aint *rdispls, mica_type_t *rtype, mica_comm_t *comm)
 {
-    int n = comm->remote_size;
     int rc = no_in_place(sbuf, "sendbuf");
     if (rc == MPI_SUCCESS)
-        rc = check_v(scounts, sdispls, n, "sendcounts", "sdispls");
-    if (rc == MPI_SUCCESS)
-        rc = check_v(rcounts, rdispls, n, "recvcounts", "rdispls");
+        rc = mica_nbc_check_alltoallv(sbuf, scounts, sdispls, rcounts, rdispls,
+                                      comm->remote_size);
     if (rc != MPI_SUCCESS)
         return rc;
     return all_blocks(sbuf, 0, scounts, sdispls, stype, 0, rbuf, 0, rcounts, rdispls, rtype,
@@ -368,11 +341,7 @@ int mica_inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
                               mica_comm_t *comm)
 {
     int size = comm->size;
-    int rc = mica_coll_check_op(op, type);
-    if (rc == MPI_SUCCESS)
-        rc = no_in_place(sbuf, "sendbuf");
-    if (rc == MPI_SUCCESS)
-        rc = no_in_place(rbuf, "recvbuf");
+    int rc = check_reduction(sbuf, rbuf, op, type);
     if (rc != MPI_SUCCESS)
         return rc;
     /* Our group's blocks, which split the other group's result (the two totals are equal). */

@@ -331,6 +331,82 @@ int mica_nbc_check_v(const MPI_Count *counts, const void *displs, int n, const c
     return rc;
 }
 
+int mica_nbc_check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
+                             const MPI_Aint *sdispls, const MPI_Count *recvcounts,
+                             const MPI_Aint *rdispls, int n)
+{
+    int rc = MPI_SUCCESS;
+    if (sendbuf != MPI_IN_PLACE)
+        rc = mica_nbc_check_v(sendcounts, sdispls, n, "sendcounts", "sdispls");
+    if (rc == MPI_SUCCESS)
+        rc = mica_nbc_check_v(recvcounts, rdispls, n, "recvcounts", "rdispls");
+    return rc;
+}
+
+int mica_nbc_check_alltoallw(const void *sendbuf, const MPI_Count *sendcounts,
+                             const MPI_Aint *sdispls, const MPI_Datatype *sendtypes,
+                             const void *recvbuf, const MPI_Count *recvcounts,
+                             const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, int n,
+                             mica_type_t ***types)
+{
+    *types = NULL;
+    int rc = MPI_SUCCESS;             /* the datatypes are checked as they are looked up */
+    if (recvbuf == MPI_IN_PLACE)
+        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
+    if (rc == MPI_SUCCESS)
+        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_type_t **t = malloc(2 * (size_t)n * sizeof *t);
+    if (!t)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", 2 * n);
+    rc = mica_coll_lookup_types(n, recvtypes, recvcounts, "recvtypes", t + n);
+    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
+        rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", t);
+    if (rc != MPI_SUCCESS)
+        free(t);
+    else
+        *types = t;
+    return rc;
+}
+
+/* --- widening the int arrays ---------------------------------------------------------------- */
+
+int mica_nbc_widen(int nsend, const int *sc, const int *sd, int nrecv, const int *rc,
+                   const int *rd, mica_nbc_wide_t *w)
+{
+    *w = (mica_nbc_wide_t){0};
+    int err = mica_coll_widen_counts(nsend, sc, &w->sc);
+    if (err == MPI_SUCCESS)
+        err = mica_coll_widen_displs(nsend, sd, &w->sd);
+    if (err == MPI_SUCCESS)
+        err = mica_coll_widen_counts(nrecv, rc, &w->rc);
+    if (err == MPI_SUCCESS)
+        err = mica_coll_widen_displs(nrecv, rd, &w->rd);
+    return err;
+}
+
+int mica_nbc_widen_alltoall(int n, const void *sendbuf, const int *sc, const int *sd,
+                            const int *rc, const int *rd, mica_nbc_wide_t *w)
+{
+    int in_place = sendbuf == MPI_IN_PLACE;
+    return mica_nbc_widen(n, in_place ? NULL : sc, in_place ? NULL : sd, n, rc, rd, w);
+}
+
+void mica_nbc_wide_free(mica_nbc_wide_t *w)
+{
+    free(w->sc), free(w->sd), free(w->rc), free(w->rd);
+}
+
+int mica_nbc_block_counts(int n, MPI_Count count, MPI_Count **out)
+{
+    if (!(*out = malloc((n > 0 ? (size_t)n : 1) * sizeof **out)))
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", n);
+    for (int i = 0; i < n; i++)
+        (*out)[i] = count;
+    return MPI_SUCCESS;
+}
+
 /* --- entry points ------------------------------------------------------------------------------ */
 
 /* Start a schedule with the lock held: the last argument is the statement that fills `s_`. */
@@ -425,19 +501,14 @@ int mica_igatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, voi
                   mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    MPI_Count *c = NULL;
-    MPI_Aint *d = NULL;
-    int rc = MPI_SUCCESS;
-    if (comm->rank == root) {
-        rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
-        if (rc == MPI_SUCCESS)
-            rc = mica_coll_widen_displs(comm->size, displs, &d);
-    }
+    int at_root = comm->rank == root;  /* the arrays matter only there */
+    mica_nbc_wide_t w;
+    int rc = mica_nbc_widen(0, NULL, NULL, comm->size, at_root ? recvcounts : NULL,
+                            at_root ? displs : NULL, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, root, comm,
-                             request);
-    free(c);
-    free(d);
+        rc = mica_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype, root,
+                             comm, request);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -472,19 +543,14 @@ int mica_iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    int root, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    MPI_Count *c = NULL;
-    MPI_Aint *d = NULL;
-    int rc = MPI_SUCCESS;
-    if (comm->rank == root) {
-        rc = mica_coll_widen_counts(comm->size, sendcounts, &c);
-        if (rc == MPI_SUCCESS)
-            rc = mica_coll_widen_displs(comm->size, displs, &d);
-    }
+    int at_root = comm->rank == root;  /* the arrays matter only there */
+    mica_nbc_wide_t w;
+    int rc = mica_nbc_widen(comm->size, at_root ? sendcounts : NULL, at_root ? displs : NULL, 0,
+                            NULL, NULL, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_iscatterv_c(sendbuf, c, d, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                              request);
-    free(c);
-    free(d);
+        rc = mica_iscatterv_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, recvcount, recvtype, root,
+                              comm, request);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -519,16 +585,12 @@ int mica_iallgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, 
                      mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    MPI_Count *c;
-    MPI_Aint *d = NULL;
-    int rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
+    mica_nbc_wide_t w;
+    int rc = mica_nbc_widen(0, NULL, NULL, comm->size, recvcounts, displs, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_displs(comm->size, displs, &d);
-    if (rc == MPI_SUCCESS)
-        rc = mica_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, comm,
+        rc = mica_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
                                 request);
-    free(c);
-    free(d);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -543,18 +605,6 @@ int mica_ialltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *send
     mica_nbc_side_t snd = {.buf = sendbuf, .count = sendcount, .type = sendtype};
     mica_nbc_side_t rcv = {.buf = recvbuf, .count = recvcount, .type = recvtype};
     START(comm, request, mica_nbc_alltoall(s_, &snd, &rcv, comm));
-}
-
-int mica_nbc_check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
-                             const MPI_Aint *sdispls, const MPI_Count *recvcounts,
-                             const MPI_Aint *rdispls, int n)
-{
-    int rc = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE)
-        rc = mica_nbc_check_v(sendcounts, sdispls, n, "sendcounts", "sdispls");
-    if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_v(recvcounts, rdispls, n, "recvcounts", "rdispls");
-    return rc;
 }
 
 int mica_ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
@@ -582,22 +632,13 @@ int mica_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int n = comm->size, rc = MPI_SUCCESS;
-    MPI_Count *sc = NULL, *rc_ = NULL;
-    MPI_Aint *sd = NULL, *rd = NULL;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = mica_coll_widen_counts(n, sendcounts, &sc);
-        if (rc == MPI_SUCCESS)
-            rc = mica_coll_widen_displs(n, sdispls, &sd);
-    }
+    mica_nbc_wide_t w;
+    int rc = mica_nbc_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
+                                     rdispls, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_counts(n, recvcounts, &rc_);
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_displs(n, rdispls, &rd);
-    if (rc == MPI_SUCCESS)
-        rc = mica_ialltoallv_c(sendbuf, sc, sd, sendtype, recvbuf, rc_, rd, recvtype, comm,
+        rc = mica_ialltoallv_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
                                request);
-    free(sc), free(sd), free(rc_), free(rd);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -608,32 +649,22 @@ int mica_ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const M
 {
     MICA_INTRA_ONLY(comm);
     int n = comm->size;
-    int rc = MPI_SUCCESS;             /* the datatypes are checked as they are looked up */
-    if (recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
+    mica_type_t **types;
+    int rc = mica_nbc_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                      recvcounts, rdispls, recvtypes, n, &types);
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_type_t **types = malloc(2 * (size_t)n * sizeof *types);
-    if (!types)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", 2 * n);
-    rc = mica_coll_lookup_types(n, recvtypes, recvcounts, "recvtypes", types + n);
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", types);
-    if (rc == MPI_SUCCESS) {
-        /* The schedule keeps the datatypes it uses; the table is needed only to build it. */
-        mica_nbc_side_t snd = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls,
-                               .types = types, .bytes = 1};
-        mica_nbc_side_t rcv = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls,
-                               .types = types + n, .bytes = 1};
-        mica_lock();
-        mica_sched_t *s = mica_sched_new(comm);
-        if (s)
-            mica_nbc_alltoall(s, &snd, &rcv, comm);
-        rc = mica_sched_start(s, request);
-        mica_unlock();
-    }
+    /* The schedule keeps the datatypes it uses; the table is needed only to build it. */
+    mica_nbc_side_t snd = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls,
+                           .types = types, .bytes = 1};
+    mica_nbc_side_t rcv = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls,
+                           .types = types + n, .bytes = 1};
+    mica_lock();
+    mica_sched_t *s = mica_sched_new(comm);
+    if (s)
+        mica_nbc_alltoall(s, &snd, &rcv, comm);
+    rc = mica_sched_start(s, request);
+    mica_unlock();
     free(types);
     return rc;
 }
@@ -644,22 +675,13 @@ int mica_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int n = comm->size, rc = MPI_SUCCESS;
-    MPI_Count *sc = NULL, *rc_ = NULL;
-    MPI_Aint *sd = NULL, *rd = NULL;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = mica_coll_widen_counts(n, sendcounts, &sc);
-        if (rc == MPI_SUCCESS)
-            rc = mica_coll_widen_displs(n, sdispls, &sd);
-    }
+    mica_nbc_wide_t w;
+    int rc = mica_nbc_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
+                                     rdispls, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_counts(n, recvcounts, &rc_);
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_displs(n, rdispls, &rd);
-    if (rc == MPI_SUCCESS)
-        rc = mica_ialltoallw_c(sendbuf, sc, sd, sendtypes, recvbuf, rc_, rd, recvtypes, comm,
+        rc = mica_ialltoallw_c(sendbuf, w.sc, w.sd, sendtypes, recvbuf, w.rc, w.rd, recvtypes, comm,
                                request);
-    free(sc), free(sd), free(rc_), free(rd);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -695,12 +717,10 @@ int mica_ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count r
                                  MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    MPI_Count *counts = malloc((size_t)comm->size * sizeof *counts);
-    if (!counts)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", comm->size);
-    for (int i = 0; i < comm->size; i++)
-        counts[i] = recvcount;
-    int rc = mica_ireduce_scatter_c(sendbuf, recvbuf, counts, datatype, op, comm, request);
+    MPI_Count *counts;
+    int rc = mica_nbc_block_counts(comm->size, recvcount, &counts);
+    if (rc == MPI_SUCCESS)
+        rc = mica_ireduce_scatter_c(sendbuf, recvbuf, counts, datatype, op, comm, request);
     free(counts);
     return rc;
 }

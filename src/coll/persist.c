@@ -292,18 +292,14 @@ int mica_gatherv_init(const void *sendbuf, int sendcount, mica_type_t *sendtype,
                       int root, mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    MPI_Count *c = NULL;
-    MPI_Aint *d = NULL;
-    int rc = MPI_SUCCESS;
-    if (comm->rank == root) {
-        rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
-        if (rc == MPI_SUCCESS)
-            rc = mica_coll_widen_displs(comm->size, displs, &d);
-    }
+    int at_root = comm->rank == root;  /* the arrays matter only there */
+    mica_nbc_wide_t w;
+    int rc = mica_nbc_widen(0, NULL, NULL, comm->size, at_root ? recvcounts : NULL,
+                            at_root ? displs : NULL, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, root,
-                                 comm, info, request);
-    free(c), free(d);
+        rc = mica_gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype,
+                                 root, comm, info, request);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -334,19 +330,29 @@ int mica_scatterv_init(const void *sendbuf, const int sendcounts[], const int di
                        MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    MPI_Count *c = NULL;
-    MPI_Aint *d = NULL;
-    int rc = MPI_SUCCESS;
-    if (comm->rank == root) {
-        rc = mica_coll_widen_counts(comm->size, sendcounts, &c);
-        if (rc == MPI_SUCCESS)
-            rc = mica_coll_widen_displs(comm->size, displs, &d);
-    }
+    int at_root = comm->rank == root;  /* the arrays matter only there */
+    mica_nbc_wide_t w;
+    int rc = mica_nbc_widen(comm->size, at_root ? sendcounts : NULL, at_root ? displs : NULL, 0,
+                            NULL, NULL, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_scatterv_init_c(sendbuf, c, d, sendtype, recvbuf, recvcount, recvtype, root,
-                                  comm, info, request);
-    free(c), free(d);
+        rc = mica_scatterv_init_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, recvcount, recvtype,
+                                  root, comm, info, request);
+    mica_nbc_wide_free(&w);
     return rc;
+}
+
+/* Allgather and alltoall (`build` tells which): one count and datatype a side. */
+static int uniform_init(mica_coll_build_fn *build, const void *sendbuf, MPI_Count sendcount,
+                        mica_type_t *sendtype, void *recvbuf, MPI_Count recvcount,
+                        mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
+{
+    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf,
+                          .rcount = recvcount, .rtype = recvtype,
+                          .stype = sendbuf == MPI_IN_PLACE ? NULL : sendtype};
+    return mica_pcoll_init(comm, build, &a, request);
 }
 
 int mica_allgather_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
@@ -355,13 +361,8 @@ int mica_allgather_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t 
 {
     MICA_INTRA_ONLY(comm);
     (void)info;
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf,
-                          .rcount = recvcount, .rtype = recvtype,
-                          .stype = sendbuf == MPI_IN_PLACE ? NULL : sendtype};
-    return mica_pcoll_init(comm, build_allgather, &a, request);
+    return uniform_init(build_allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                        recvtype, comm, request);
 }
 
 int mica_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
@@ -389,15 +390,12 @@ int mica_allgatherv_init(const void *sendbuf, int sendcount, mica_type_t *sendty
                          MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    MPI_Count *c;
-    MPI_Aint *d = NULL;
-    int rc = mica_coll_widen_counts(comm->size, recvcounts, &c);
+    mica_nbc_wide_t w;
+    int rc = mica_nbc_widen(0, NULL, NULL, comm->size, recvcounts, displs, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_displs(comm->size, displs, &d);
-    if (rc == MPI_SUCCESS)
-        rc = mica_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, comm,
-                                    info, request);
-    free(c), free(d);
+        rc = mica_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype,
+                                    comm, info, request);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -407,13 +405,8 @@ int mica_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *
 {
     MICA_INTRA_ONLY(comm);
     (void)info;
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf,
-                          .rcount = recvcount, .rtype = recvtype,
-                          .stype = sendbuf == MPI_IN_PLACE ? NULL : sendtype};
-    return mica_pcoll_init(comm, build_alltoall, &a, request);
+    return uniform_init(build_alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                        recvtype, comm, request);
 }
 
 int mica_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -442,47 +435,19 @@ int mica_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
     return mica_pcoll_init(comm, build_alltoall, &a, request);
 }
 
-/* The int arrays of alltoallv and alltoallw widened (the send side's not where MPI_IN_PLACE);
- * the displacements only where given (alltoallw's are MPI_Aint already). Free with free(). */
-typedef struct {
-    MPI_Count *sc, *rc;
-    MPI_Aint *sd, *rd;
-} wide_t;
-
-static int widen(int n, const void *sendbuf, const int *sc, const int *sd, const int *rc,
-                 const int *rd, wide_t *w)
-{
-    *w = (wide_t){0};
-    int err = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE) {
-        err = mica_coll_widen_counts(n, sc, &w->sc);
-        if (err == MPI_SUCCESS && sd)
-            err = mica_coll_widen_displs(n, sd, &w->sd);
-    }
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_counts(n, rc, &w->rc);
-    if (err == MPI_SUCCESS && rd)
-        err = mica_coll_widen_displs(n, rd, &w->rd);
-    return err;
-}
-
-static void widen_free(wide_t *w)
-{
-    free(w->sc), free(w->sd), free(w->rc), free(w->rd);
-}
-
 int mica_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                         mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
                         const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
                         mica_info_t *info, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    wide_t w;
-    int rc = widen(comm->size, sendbuf, sendcounts, sdispls, recvcounts, rdispls, &w);
+    mica_nbc_wide_t w;
+    int rc = mica_nbc_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
+                                     rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_alltoallv_init_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype,
                                    comm, info, request);
-    widen_free(&w);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -494,30 +459,21 @@ int mica_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 {
     MICA_INTRA_ONLY(comm);
     (void)info;
-    int n = comm->size, in_place = sendbuf == MPI_IN_PLACE, rc = MPI_SUCCESS;
-    if (recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
+    int n = comm->size;
+    mica_type_t **types;
+    int rc = mica_nbc_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                      recvcounts, rdispls, recvtypes, n, &types);
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_type_t **types = malloc(2 * (size_t)n * sizeof *types);
-    if (!types)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", 2 * n);
-    rc = mica_coll_lookup_types(n, recvtypes, recvcounts, "recvtypes", types + n);
-    if (rc == MPI_SUCCESS && !in_place)
-        rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", types);
-    if (rc == MPI_SUCCESS) {
-        mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcounts = recvcounts,
-                              .rdispls = rdispls, .rtypes = types + n, .nrecv = n};
-        if (!in_place) {
-            a.scounts = sendcounts;
-            a.sdispls = sdispls;
-            a.stypes = types;
-            a.nsend = n;
-        }
-        rc = mica_pcoll_init(comm, build_alltoall, &a, request);
+    mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcounts = recvcounts,
+                          .rdispls = rdispls, .rtypes = types + n, .nrecv = n};
+    if (sendbuf != MPI_IN_PLACE) {
+        a.scounts = sendcounts;
+        a.sdispls = sdispls;
+        a.stypes = types;
+        a.nsend = n;
     }
+    rc = mica_pcoll_init(comm, build_alltoall, &a, request);
     free(types);
     return rc;
 }
@@ -528,12 +484,13 @@ int mica_alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
                         mica_info_t *info, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    wide_t w;
-    int rc = widen(comm->size, sendbuf, sendcounts, sdispls, recvcounts, rdispls, &w);
+    mica_nbc_wide_t w;
+    int rc = mica_nbc_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
+                                     rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_alltoallw_init_c(sendbuf, w.sc, w.sd, sendtypes, recvbuf, w.rc, w.rd,
                                    recvtypes, comm, info, request);
-    widen_free(&w);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -571,12 +528,10 @@ int mica_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Cou
                                      mica_info_t *info, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    MPI_Count *counts = malloc((size_t)comm->size * sizeof *counts);
-    if (!counts)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", comm->size);
-    for (int i = 0; i < comm->size; i++)
-        counts[i] = recvcount;
-    int rc = mica_reduce_scatter_init_c(sendbuf, recvbuf, counts, datatype, op, comm, info,
+    MPI_Count *counts;
+    int rc = mica_nbc_block_counts(comm->size, recvcount, &counts);
+    if (rc == MPI_SUCCESS)
+        rc = mica_reduce_scatter_init_c(sendbuf, recvbuf, counts, datatype, op, comm, info,
                                         request);
     free(counts);
     return rc;

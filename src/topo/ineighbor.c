@@ -88,9 +88,10 @@ static int launch(mica_comm_t *comm, mica_coll_build_fn *fn, const mica_coll_arg
 
 /* --- the collectives, nonblocking or persistent ------------------------------------------- */
 
-static int allgather(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
-                     void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, mica_comm_t *comm,
-                     int persistent, MPI_Request *request)
+/* Allgather and alltoall (`build` tells which): one count and datatype a side. */
+static int uniform(mica_coll_build_fn *build, const void *sendbuf, MPI_Count sendcount,
+                   mica_type_t *sendtype, void *recvbuf, MPI_Count recvcount,
+                   mica_type_t *recvtype, mica_comm_t *comm, int persistent, MPI_Request *request)
 {
     int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
@@ -99,21 +100,7 @@ static int allgather(const void *sendbuf, MPI_Count sendcount, mica_type_t *send
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
                           .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype};
-    return launch(comm, build_allgather, &a, persistent, request);
-}
-
-static int alltoall(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
-                    void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, mica_comm_t *comm,
-                    int persistent, MPI_Request *request)
-{
-    int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
-    if (rc == MPI_SUCCESS)
-        rc = mica_topo_degrees(comm, &nin, &nout);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
-                          .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype};
-    return launch(comm, build_alltoall, &a, persistent, request);
+    return launch(comm, build, &a, persistent, request);
 }
 
 static int allgatherv(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
@@ -121,11 +108,8 @@ static int allgatherv(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
                       mica_type_t *recvtype, mica_comm_t *comm, int persistent,
                       MPI_Request *request)
 {
-    int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
-    if (rc == MPI_SUCCESS)
-        rc = mica_topo_degrees(comm, &nin, &nout);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(nin, recvcounts, displs, "recvcounts", "displs");
+    int nin, rc = mica_neighbor_check_allgatherv(sendbuf, sendtype, recvbuf, recvcounts, displs,
+                                                 recvtype, comm, &nin);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
@@ -141,11 +125,7 @@ static int alltoallv(const void *sendbuf, const MPI_Count sendcounts[], const MP
 {
     int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_topo_degrees(comm, &nin, &nout);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(nout, sendcounts, sdispls, "sendcounts", "sdispls");
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(nin, recvcounts, rdispls, "recvcounts", "rdispls");
+        rc = mica_neighbor_check_vv(comm, sendcounts, sdispls, recvcounts, rdispls, &nin, &nout);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .scounts = nout ? sendcounts : NULL,
@@ -161,30 +141,20 @@ static int alltoallw(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm,
                      int persistent, MPI_Request *request)
 {
-    int nin, nout, rc = mica_neighbor_check_bufs(sendbuf, recvbuf);
-    if (rc == MPI_SUCCESS)
-        rc = mica_topo_degrees(comm, &nin, &nout);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(nout, sendcounts, sdispls, "sendcounts", "sdispls");
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(nin, recvcounts, rdispls, "recvcounts", "rdispls");
+    int nin, nout;
+    mica_type_t **types;
+    int rc = mica_neighbor_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                           recvcounts, rdispls, recvtypes, comm, &nin, &nout,
+                                           &types);
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_type_t **types = malloc(((size_t)nin + nout + 1) * sizeof *types);
-    if (!types)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", nin + nout);
-    rc = mica_neighbor_lookup_types(nout, sendtypes, sendcounts, "sendtypes", types);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_lookup_types(nin, recvtypes, recvcounts, "recvtypes", types + nout);
-    if (rc == MPI_SUCCESS) {
-        /* The schedule (or the persistent request) keeps the datatypes it uses. */
-        mica_coll_args_t a = {.sbuf = sendbuf, .scounts = nout ? sendcounts : NULL,
-                              .sdispls = nout ? sdispls : NULL, .stypes = nout ? types : NULL,
-                              .rbuf = recvbuf, .rcounts = nin ? recvcounts : NULL,
-                              .rdispls = nin ? rdispls : NULL, .rtypes = nin ? types + nout : NULL,
-                              .nsend = nout, .nrecv = nin};
-        rc = launch(comm, build_alltoall, &a, persistent, request);
-    }
+    /* The schedule (or the persistent request) keeps the datatypes it uses. */
+    mica_coll_args_t a = {.sbuf = sendbuf, .scounts = nout ? sendcounts : NULL,
+                          .sdispls = nout ? sdispls : NULL, .stypes = nout ? types : NULL,
+                          .rbuf = recvbuf, .rcounts = nin ? recvcounts : NULL,
+                          .rdispls = nin ? rdispls : NULL, .rtypes = nin ? types + nout : NULL,
+                          .nsend = nout, .nrecv = nin};
+    rc = launch(comm, build_alltoall, &a, persistent, request);
     free(types);
     return rc;
 }
@@ -195,18 +165,12 @@ static int allgatherv_int(const void *sendbuf, int sendcount, mica_type_t *sendt
                           mica_type_t *recvtype, mica_comm_t *comm, int persistent,
                           MPI_Request *request)
 {
-    int nin, nout, rc = mica_topo_degrees(comm, &nin, &nout);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    MPI_Count *c = NULL;
-    MPI_Aint *d = NULL;
-    rc = mica_coll_widen_counts(nin, recvcounts, &c);
+    mica_nbc_wide_t w;
+    int rc = mica_neighbor_widen(comm, NULL, NULL, recvcounts, displs, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_displs(nin, displs, &d);
-    if (rc == MPI_SUCCESS)
-        rc = allgatherv(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, comm, persistent,
-                        request);
-    free(c), free(d);
+        rc = allgatherv(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
+                        persistent, request);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -215,12 +179,12 @@ static int alltoallv_int(const void *sendbuf, const int sendcounts[], const int 
                          const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
                          int persistent, MPI_Request *request)
 {
-    mica_neighbor_wide_t w;
+    mica_nbc_wide_t w;
     int rc = mica_neighbor_widen(comm, sendcounts, sdispls, recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = alltoallv(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
                        persistent, request);
-    mica_neighbor_widen_free(&w);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -229,12 +193,12 @@ static int alltoallw_int(const void *sendbuf, const int sendcounts[], const MPI_
                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                          mica_comm_t *comm, int persistent, MPI_Request *request)
 {
-    mica_neighbor_wide_t w;
+    mica_nbc_wide_t w;
     int rc = mica_neighbor_widen(comm, sendcounts, NULL, recvcounts, NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = alltoallw(sendbuf, w.sc, sdispls, sendtypes, recvbuf, w.rc, rdispls, recvtypes,
                        comm, persistent, request);
-    mica_neighbor_widen_free(&w);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -244,16 +208,16 @@ int mica_ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, mica_ty
                                void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                                mica_comm_t *comm, MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 0,
-                     request);
+    return uniform(build_allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, 0, request);
 }
 
 int mica_ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                               void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                               mica_comm_t *comm, MPI_Request *request)
 {
-    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 0,
-                    request);
+    return uniform(build_alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, 0, request);
 }
 
 int mica_ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
@@ -319,8 +283,8 @@ int mica_neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
                                    MPI_Request *request)
 {
     (void)info;
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 1,
-                     request);
+    return uniform(build_allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, 1, request);
 }
 
 int mica_neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -329,8 +293,8 @@ int mica_neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
                                   MPI_Request *request)
 {
     (void)info;
-    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 1,
-                    request);
+    return uniform(build_alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, 1, request);
 }
 
 int mica_neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,

@@ -93,30 +93,97 @@ int mica_neighbor_check_v(int n, const MPI_Count *counts, const MPI_Aint *displs
     return rc;
 }
 
+int mica_neighbor_check_allgatherv(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                                   const MPI_Count *recvcounts, const MPI_Aint *displs,
+                                   mica_type_t *recvtype, mica_comm_t *comm, int *nin)
+{
+    int nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc == MPI_SUCCESS)
+        rc = mica_topo_degrees(comm, nin, &nout);
+    if (rc == MPI_SUCCESS)
+        rc = mica_neighbor_check_v(*nin, recvcounts, displs, "recvcounts", "displs");
+    return rc;
+}
+
+int mica_neighbor_check_vv(mica_comm_t *comm, const MPI_Count *sendcounts,
+                           const MPI_Aint *sdispls, const MPI_Count *recvcounts,
+                           const MPI_Aint *rdispls, int *nin, int *nout)
+{
+    int rc = mica_topo_degrees(comm, nin, nout);
+    if (rc == MPI_SUCCESS)
+        rc = mica_neighbor_check_v(*nout, sendcounts, sdispls, "sendcounts", "sdispls");
+    if (rc == MPI_SUCCESS)
+        rc = mica_neighbor_check_v(*nin, recvcounts, rdispls, "recvcounts", "rdispls");
+    return rc;
+}
+
+/* The datatype handles in[n] as objects in out[n], checked (in may be NULL when n is 0). */
+static int lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
+                        const char *what, mica_type_t **out)
+{
+    return n == 0 ? MPI_SUCCESS : mica_coll_lookup_types(n, in, counts, what, out);
+}
+
+int mica_neighbor_check_alltoallw(const void *sendbuf, const MPI_Count *sendcounts,
+                                  const MPI_Aint *sdispls, const MPI_Datatype *sendtypes,
+                                  const void *recvbuf, const MPI_Count *recvcounts,
+                                  const MPI_Aint *rdispls, const MPI_Datatype *recvtypes,
+                                  mica_comm_t *comm, int *nin, int *nout, mica_type_t ***types)
+{
+    *types = NULL;
+    int rc = mica_neighbor_check_bufs(sendbuf, recvbuf);
+    if (rc == MPI_SUCCESS)
+        rc = mica_neighbor_check_vv(comm, sendcounts, sdispls, recvcounts, rdispls, nin, nout);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_type_t **t = malloc(((size_t)*nin + *nout + 1) * sizeof *t);
+    if (!t)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", *nin + *nout);
+    rc = lookup_types(*nout, sendtypes, sendcounts, "sendtypes", t);
+    if (rc == MPI_SUCCESS)
+        rc = lookup_types(*nin, recvtypes, recvcounts, "recvtypes", t + *nout);
+    if (rc != MPI_SUCCESS)
+        free(t);
+    else
+        *types = t;
+    return rc;
+}
+
+int mica_neighbor_widen(mica_comm_t *comm, const int *sc, const int *sd, const int *rc,
+                        const int *rd, mica_nbc_wide_t *w)
+{
+    *w = (mica_nbc_wide_t){0};
+    int nin, nout, err = mica_topo_degrees(comm, &nin, &nout);
+    return err != MPI_SUCCESS ? err : mica_nbc_widen(nout, sc, sd, nin, rc, rd, w);
+}
+
 /* --- allgather, alltoall --------------------------------------------------------------------- */
+
+/* Allgather (whole = 1: the whole send buffer to each) and alltoall. */
+static int uniform(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                   void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, mica_comm_t *comm,
+                   int whole)
+{
+    int rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    side_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype, .whole = whole};
+    side_t r = {.buf = recvbuf, .count = recvcount, .type = recvtype};
+    return exchange(comm, &s, &r);
+}
 
 int mica_neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                               void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                               mica_comm_t *comm)
 {
-    int rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    side_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype, .whole = 1};
-    side_t r = {.buf = recvbuf, .count = recvcount, .type = recvtype};
-    return exchange(comm, &s, &r);
+    return uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 1);
 }
 
 int mica_neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                              void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                              mica_comm_t *comm)
 {
-    int rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    side_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype};
-    side_t r = {.buf = recvbuf, .count = recvcount, .type = recvtype};
-    return exchange(comm, &s, &r);
+    return uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 0);
 }
 
 /* --- the v forms ----------------------------------------------------------------------------- */
@@ -125,11 +192,8 @@ int mica_neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_ty
                                void *recvbuf, const MPI_Count recvcounts[],
                                const MPI_Aint displs[], mica_type_t *recvtype, mica_comm_t *comm)
 {
-    int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
-    if (rc == MPI_SUCCESS)
-        rc = mica_topo_degrees(comm, &nin, &nout);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(nin, recvcounts, displs, "recvcounts", "displs");
+    int nin, rc = mica_neighbor_check_allgatherv(sendbuf, sendtype, recvbuf, recvcounts, displs,
+                                                 recvtype, comm, &nin);
     if (rc != MPI_SUCCESS)
         return rc;
     side_t s = {.buf = sendbuf, .count = sendcount, .type = sendtype, .whole = 1};
@@ -141,18 +205,12 @@ int mica_neighbor_allgatherv(const void *sendbuf, int sendcount, mica_type_t *se
                              void *recvbuf, const int recvcounts[], const int displs[],
                              mica_type_t *recvtype, mica_comm_t *comm)
 {
-    int nin, nout, rc = mica_topo_degrees(comm, &nin, &nout);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    MPI_Count *rc_ = NULL;
-    MPI_Aint *rd = NULL;
-    rc = mica_coll_widen_counts(nin, recvcounts, &rc_);
+    mica_nbc_wide_t w;
+    int rc = mica_neighbor_widen(comm, NULL, NULL, recvcounts, displs, &w);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_displs(nin, displs, &rd);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, rc_, rd,
+        rc = mica_neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd,
                                         recvtype, comm);
-    free(rc_), free(rd);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
@@ -163,11 +221,7 @@ int mica_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
 {
     int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_topo_degrees(comm, &nin, &nout);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(nout, sendcounts, sdispls, "sendcounts", "sdispls");
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(nin, recvcounts, rdispls, "recvcounts", "rdispls");
+        rc = mica_neighbor_check_vv(comm, sendcounts, sdispls, recvcounts, rdispls, &nin, &nout);
     if (rc != MPI_SUCCESS)
         return rc;
     side_t s = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .type = sendtype};
@@ -175,62 +229,20 @@ int mica_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     return exchange(comm, &s, &r);
 }
 
-int mica_neighbor_widen(mica_comm_t *comm, const int *sc, const int *sd, const int *rc,
-                        const int *rd, mica_neighbor_wide_t *w)
-{
-    *w = (mica_neighbor_wide_t){0};
-    int nin, nout, err = mica_topo_degrees(comm, &nin, &nout);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_counts(nout, sc, &w->sc);
-    if (err == MPI_SUCCESS && sd)
-        err = mica_coll_widen_displs(nout, sd, &w->sd);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_counts(nin, rc, &w->rc);
-    if (err == MPI_SUCCESS && rd)
-        err = mica_coll_widen_displs(nin, rd, &w->rd);
-    return err;
-}
-
-void mica_neighbor_widen_free(mica_neighbor_wide_t *w)
-{
-    free(w->sc), free(w->sd), free(w->rc), free(w->rd);
-}
-
 int mica_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                             mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm)
 {
-    mica_neighbor_wide_t w;
+    mica_nbc_wide_t w;
     int rc = mica_neighbor_widen(comm, sendcounts, sdispls, recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_neighbor_alltoallv_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd,
                                        recvtype, comm);
-    mica_neighbor_widen_free(&w);
+    mica_nbc_wide_free(&w);
     return rc;
 }
 
 /* --- alltoallw ------------------------------------------------------------------------------- */
-
-int mica_neighbor_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
-                               const char *what, mica_type_t **out)
-{
-    if (n > 0 && !in)
-        return mica_error(MPI_ERR_ARG, "%s is NULL", what);
-    for (int j = 0; j < n; j++) {
-        out[j] = mica_type_lookup(in[j]);
-        if (!out[j]) {
-            if (counts[j] == 0) {     /* a zero count's type is never used */
-                out[j] = &mica_type_MPI_BYTE;
-                continue;
-            }
-            return mica_error(MPI_ERR_TYPE, "%s[%d] is not a valid datatype", what, j);
-        }
-        if (!mica_type_ready(out[j]))
-            return mica_error(MPI_ERR_TYPE, "%s[%d] is not committed: call MPI_Type_commit "
-                              "first", what, j);
-    }
-    return MPI_SUCCESS;
-}
 
 int mica_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
@@ -238,27 +250,16 @@ int mica_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                               mica_comm_t *comm)
 {
-    int nin, nout, rc = mica_neighbor_check_bufs(sendbuf, recvbuf);
-    if (rc == MPI_SUCCESS)
-        rc = mica_topo_degrees(comm, &nin, &nout);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(nout, sendcounts, sdispls, "sendcounts", "sdispls");
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(nin, recvcounts, rdispls, "recvcounts", "rdispls");
+    int nin, nout;
+    mica_type_t **types;
+    int rc = mica_neighbor_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                           recvcounts, rdispls, recvtypes, comm, &nin, &nout,
+                                           &types);
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_type_t **types = malloc(((size_t)nin + nout + 1) * sizeof *types);
-    if (!types)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", nin + nout);
-    rc = mica_neighbor_lookup_types(nout, sendtypes, sendcounts, "sendtypes", types);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_lookup_types(nin, recvtypes, recvcounts, "recvtypes", types + nout);
-    if (rc == MPI_SUCCESS) {
-        side_t s = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .types = types};
-        side_t r = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls,
-                    .types = types + nout};
-        rc = exchange(comm, &s, &r);
-    }
+    side_t s = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls, .types = types};
+    side_t r = {.buf = recvbuf, .counts = recvcounts, .displs = rdispls, .types = types + nout};
+    rc = exchange(comm, &s, &r);
     free(types);
     return rc;
 }
@@ -268,11 +269,11 @@ int mica_neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                             mica_comm_t *comm)
 {
-    mica_neighbor_wide_t w;
+    mica_nbc_wide_t w;
     int rc = mica_neighbor_widen(comm, sendcounts, NULL, recvcounts, NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_neighbor_alltoallw_c(sendbuf, w.sc, sdispls, sendtypes, recvbuf, w.rc, rdispls,
                                        recvtypes, comm);
-    mica_neighbor_widen_free(&w);
+    mica_nbc_wide_free(&w);
     return rc;
 }

@@ -5,6 +5,7 @@
 #define MICA_NEIGHBOR_H
 
 #include "coll/coll.h"
+#include "coll/nbc.h"
 #include "topo/topo.h"
 
 /* Neither buffer may be MPI_IN_PLACE; check_types also checks both datatypes. */
@@ -14,18 +15,26 @@ int mica_neighbor_check_types(const void *sendbuf, mica_type_t *sendtype, const 
 /* n counts and their displacements (both may be NULL when n is 0). */
 int mica_neighbor_check_v(int n, const MPI_Count *counts, const MPI_Aint *displs,
                           const char *what, const char *dwhat);
-/* The datatype handles of alltoallw as objects in out[n], checked. */
-int mica_neighbor_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
-                               const char *what, mica_type_t **out);
+/* Allgatherv's checks, with the communicator's in-degree in *nin. */
+int mica_neighbor_check_allgatherv(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                                   const MPI_Count *recvcounts, const MPI_Aint *displs,
+                                   mica_type_t *recvtype, mica_comm_t *comm, int *nin);
+/* The communicator's degrees, then the counts and displacements of both sides (alltoallv and
+ * alltoallw: the buffers are checked before). */
+int mica_neighbor_check_vv(mica_comm_t *comm, const MPI_Count *sendcounts,
+                           const MPI_Aint *sdispls, const MPI_Count *recvcounts,
+                           const MPI_Aint *rdispls, int *nin, int *nout);
+/* All of alltoallw's checks, then its datatypes looked up into *types (malloc'd: the nout send
+ * types, then the nin receive types; NULL on error). */
+int mica_neighbor_check_alltoallw(const void *sendbuf, const MPI_Count *sendcounts,
+                                  const MPI_Aint *sdispls, const MPI_Datatype *sendtypes,
+                                  const void *recvbuf, const MPI_Count *recvcounts,
+                                  const MPI_Aint *rdispls, const MPI_Datatype *recvtypes,
+                                  mica_comm_t *comm, int *nin, int *nout, mica_type_t ***types);
 
-/* The int arrays of the MPI_X forms of alltoallv and alltoallw, widened for the communicator's
- * degrees (displacements only where given); mica_neighbor_widen_free frees them. */
-typedef struct {
-    MPI_Count *sc, *rc;
-    MPI_Aint *sd, *rd;
-} mica_neighbor_wide_t;
+/* The int arrays of the MPI_X forms of the v and w collectives, widened for the communicator's
+ * degrees (NULL arrays stay NULL); free them with mica_nbc_wide_free, also after an error. */
 int mica_neighbor_widen(mica_comm_t *comm, const int *sc, const int *sd, const int *rc,
-                        const int *rd, mica_neighbor_wide_t *w);
-void mica_neighbor_widen_free(mica_neighbor_wide_t *w);
+                        const int *rd, mica_nbc_wide_t *w);
 
 #endif
