@@ -34,7 +34,7 @@ void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn)
     mica_errhandler_t *eh;
     if (eo)
         eh = eo->errhandler;
-    else if (mica_active())
+    else if (mica_phase == MICA_ACTIVE)
         eo = &mica_comm_self.eo, eh = eo->errhandler;
     else
         eh = mica_initial_errhandler;
@@ -83,6 +83,11 @@ static int set(mica_errobj_t *eo, unsigned kind, mica_errhandler_t *eh)
     return MPI_SUCCESS;
 }
 
+int mica_errobj_set_errhandler(mica_errobj_t *eo, unsigned kind, mica_errhandler_t *eh)
+{
+    return set(eo, kind, eh);
+}
+
 int mica_comm_set_errhandler(mica_comm_t *comm, mica_errhandler_t *errhandler)
 {
     return set(&comm->eo, MICA_COMM, errhandler);
@@ -124,6 +129,39 @@ int mica_comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn
         return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
     eh->kind = MICA_COMM;
     eh->fn = (void (*)(void *, int *, ...))comm_errhandler_fn;
+    *errhandler = (MPI_Errhandler)eh->obj.handle;
+    return MPI_SUCCESS;
+}
+
+/* --- sessions ------------------------------------------------------------------------------- */
+
+int mica_session_set_errhandler(mica_session_t *session, mica_errhandler_t *errhandler)
+{
+    return set(&session->eo, MICA_SESSION, errhandler);
+}
+
+int mica_session_get_errhandler(mica_session_t *session, MPI_Errhandler *errhandler)
+{
+    *errhandler = (MPI_Errhandler)retain(session->eo.errhandler)->obj.handle;
+    return MPI_SUCCESS;
+}
+
+int mica_session_call_errhandler(mica_session_t *session, int errorcode)
+{
+    mica_errhandler_invoke(&session->eo, errorcode, "MPI_Session_call_errhandler");
+    return MPI_SUCCESS;
+}
+
+int mica_session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                   MPI_Errhandler *errhandler)
+{
+    if (!session_errhandler_fn)
+        return mica_error(MPI_ERR_ARG, "session_errhandler_fn is NULL");
+    mica_errhandler_t *eh = mica_obj_new(MICA_ERRHANDLER, sizeof *eh);
+    if (!eh)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
+    eh->kind = MICA_SESSION;
+    eh->fn = (void (*)(void *, int *, ...))session_errhandler_fn;
     *errhandler = (MPI_Errhandler)eh->obj.handle;
     return MPI_SUCCESS;
 }
