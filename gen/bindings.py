@@ -37,8 +37,8 @@ NULLABLE_KINDS = {'STATUS', 'F08_STATUS', 'F90_STATUS', 'BUFFER', 'C_BUFFER', 'C
                   'C_BUFFER3', 'C_BUFFER4', 'ATTRIBUTE_VAL', 'ATTRIBUTE_VAL_10', 'ERROR_CODE',
                   'EXTRA_STATE', 'EXTRA_STATE2', 'ARGUMENT_LIST', 'STRING_ARRAY'}
 # Output buffers that may be null in some calls only; the core checks them (MPI_Info_get_string
-# asks for the value's length with buflen 0 and no buffer).
-NULLABLE_OUT = {('MPI_Info_get_string', 'value')}
+# asks for the value's length with buflen 0 and no buffer; so does MPI_Session_get_nth_pset).
+NULLABLE_OUT = {('MPI_Info_get_string', 'value'), ('MPI_Session_get_nth_pset', 'pset_name')}
 
 CHECKED = ('checked', 'anytime', 'large')
 

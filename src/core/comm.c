@@ -441,6 +441,33 @@ int mica_comm_create_group(mica_comm_t *comm, mica_group_t *group, int tag, MPI_
     return make_from_group(comm, group, ctx, newcomm);
 }
 
+/* MPI_Comm_create_from_group (sessions): every process of the job is in MPI_COMM_WORLD's
+ * process space, so the members agree as MPI_Comm_create_group's do, on its collective context,
+ * with tags of the string tag, the even ones (MPI_Intercomm_create_from_groups takes the odd:
+ * the two never match). */
+int mica_comm_create_from_group(mica_group_t *group, const char *stringtag, mica_info_t *info,
+                                mica_errhandler_t *errhandler, MPI_Comm *newcomm)
+{
+    (void)info;                       /* no hints are acted on */
+    if (!stringtag)
+        return mica_error(MPI_ERR_ARG, "stringtag is NULL");
+    if (group->rank == MPI_UNDEFINED)
+        return mica_error(MPI_ERR_GROUP, "this process is not a member of group");
+    if (errhandler->kind && errhandler->kind != MICA_COMM)
+        return mica_error(MPI_ERR_ARG, "errhandler is not a communicator error handler");
+    mica_comm_t among = {.rank = group->rank, .size = group->size, .remote_size = group->size,
+                         .world = group->world, .context = mica_comm_world.context};
+    uint32_t ctx;
+    mica_lock();
+    int rc = agree(&among, mica_coll_group_tag(mica_string_tag(stringtag) & ~1), NULL, 0, &ctx,
+                   NULL);
+    mica_unlock();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_comm_t parent = {.eo.errhandler = errhandler};    /* whose error handler it gets */
+    return make_from_group(&parent, group, ctx, newcomm);
+}
+
 void mica_comm_retain(mica_comm_t *comm)
 {
     if (!is_predefined(comm))

@@ -35,7 +35,7 @@ void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn)
     mica_errhandler_t *eh;
     if (eo)
         eh = eo->errhandler;
-    else if (mica_active())
+    else if (mica_phase == MICA_ACTIVE)
         eo = &mica_comm_self.eo, eh = eo->errhandler;
     else
         eh = mica_initial_errhandler;
@@ -87,6 +87,11 @@ static int set(mica_errobj_t *eo, unsigned kind, mica_errhandler_t *eh)
     eo->errhandler = retain(eh);
     mica_errhandler_release(old);
     return MPI_SUCCESS;
+}
+
+int mica_errobj_set_errhandler(mica_errobj_t *eo, unsigned kind, mica_errhandler_t *eh)
+{
+    return set(eo, kind, eh);
 }
 
 int mica_comm_set_errhandler(mica_comm_t *comm, mica_errhandler_t *errhandler)
@@ -167,6 +172,39 @@ int mica_file_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn
         return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
     eh->kind = MICA_FILE;
     eh->fn = (void (*)(void *, int *, ...))file_errhandler_fn;
+    *errhandler = (MPI_Errhandler)eh->obj.handle;
+    return MPI_SUCCESS;
+}
+
+/* --- sessions ------------------------------------------------------------------------------- */
+
+int mica_session_set_errhandler(mica_session_t *session, mica_errhandler_t *errhandler)
+{
+    return set(&session->eo, MICA_SESSION, errhandler);
+}
+
+int mica_session_get_errhandler(mica_session_t *session, MPI_Errhandler *errhandler)
+{
+    *errhandler = (MPI_Errhandler)retain(session->eo.errhandler)->obj.handle;
+    return MPI_SUCCESS;
+}
+
+int mica_session_call_errhandler(mica_session_t *session, int errorcode)
+{
+    mica_errhandler_invoke(&session->eo, errorcode, "MPI_Session_call_errhandler");
+    return MPI_SUCCESS;
+}
+
+int mica_session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                   MPI_Errhandler *errhandler)
+{
+    if (!session_errhandler_fn)
+        return mica_error(MPI_ERR_ARG, "session_errhandler_fn is NULL");
+    mica_errhandler_t *eh = mica_obj_new(MICA_ERRHANDLER, sizeof *eh);
+    if (!eh)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
+    eh->kind = MICA_SESSION;
+    eh->fn = (void (*)(void *, int *, ...))session_errhandler_fn;
     *errhandler = (MPI_Errhandler)eh->obj.handle;
     return MPI_SUCCESS;
 }

@@ -30,6 +30,10 @@ int mica_raise(mica_errobj_t *eo, int code, const char *fn);
 /* Call the error handler of `eo` with `code` (MPI_X_call_errhandler); returns if the handler does. */
 void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn);
 
+/* Give `eo` (an object of `kind`) error handler `eh` (retained), releasing its old one. */
+int mica_errobj_set_errhandler(mica_errobj_t *eo, unsigned kind, mica_errhandler_t *eh);
+void mica_errhandler_release(mica_errhandler_t *eh);
+
 /* The error object behind a handle, or NULL when the handle is not valid. Objects that carry
  * an error handler start with their mica_errobj_t. */
 static inline mica_errobj_t *mica_errobj_of_comm(MPI_Comm h) { return mica_lookup(h, MICA_COMM); }

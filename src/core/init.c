@@ -1,4 +1,5 @@
 /* MPI_Init .. MPI_Finalize, thread levels, and ending the job. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,69 @@ static int valid_level(int level)
            level == MPI_THREAD_SERIALIZED || level == MPI_THREAD_MULTIPLE;
 }
 
+/* The runtime (boot, shared memory, point-to-point) runs while MPI_Init's world model or any
+ * session needs it: the first of them starts it, the last to finalize stops it, and a later
+ * MPI_Session_init starts it again. Stopping is collective over the job (every process stops
+ * at its own last finalize); the launcher's connection stays open until the process exits, so
+ * a restart finds it (the launcher learns of a clean exit from the atexit handler). */
+static int runtime_refs;              /* under runtime_lock */
+static int runtime_booted;
+int mica_runtime_up;
+static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void boot_goodbye(void)
+{
+    if (runtime_booted && !runtime_refs)
+        mica_boot_finalize();
+}
+
+int mica_runtime_start(void)
+{
+    pthread_mutex_lock(&runtime_lock);
+    int rc = 0;
+    if (runtime_refs++ == 0) {
+        mica_boot_t boot;
+        rc = mica_boot_init(&boot) || mica_shm_init(&boot) ||
+             mica_pt2pt_init(boot.rank, boot.size);
+        if (rc) {
+            runtime_refs--;
+        } else {
+            if (!runtime_booted)
+                atexit(boot_goodbye);
+            runtime_booted = 1;
+            if (boot.size > sysconf(_SC_NPROCESSORS_ONLN))
+                mica_spin_polls = 0;
+            mica_comm_world.rank = boot.rank;
+            mica_comm_world.size = mica_comm_world.remote_size = boot.size;
+            self_world[0] = boot.rank;
+            mica_comm_self.world = self_world;
+            mica_attr_set_environment(boot.universe_size, boot.appnum);
+            mica_runtime_up = 1;
+        }
+    }
+    pthread_mutex_unlock(&runtime_lock);
+    return rc ? -1 : 0;
+}
+
+int mica_runtime_stop(void)
+{
+    pthread_mutex_lock(&runtime_lock);
+    int rc = 0;
+    if (--runtime_refs == 0) {
+        /* Hand every queued packet to its ring, then wait for everyone: after this no peer
+         * needs anything from us, and no one maps our memory any longer. */
+        mica_lock();
+        MICA_WAIT_UNTIL(mica_pt2pt_flushed());
+        rc = mica_boot_fence();
+        mica_runtime_up = 0;
+        mica_pt2pt_finalize();
+        mica_shm_finalize();
+        mica_unlock();
+    }
+    pthread_mutex_unlock(&runtime_lock);
+    return rc;
+}
+
 int mica_init_thread(int *argc, char ***argv, int required, int *provided)
 {
     static const char fn[] = "MPI_Init_thread";
@@ -36,17 +100,9 @@ int mica_init_thread(int *argc, char ***argv, int required, int *provided)
         return mica_raise(NULL, mica_error(MPI_ERR_ARG, "required=%d is not a thread level", required), fn);
     if (!provided)
         return mica_raise(NULL, mica_error(MPI_ERR_ARG, "provided is NULL"), fn);
-    mica_boot_t boot;
-    if (mica_boot_init(&boot) || mica_shm_init(&boot) || mica_pt2pt_init(boot.rank, boot.size))
+    if (mica_runtime_start())
         return mica_raise(NULL, mica_error(MPI_ERR_OTHER, "the job could not start: see the "
                           "messages above"), fn);
-    if (boot.size > sysconf(_SC_NPROCESSORS_ONLN))
-        mica_spin_polls = 0;
-    mica_comm_world.rank = boot.rank;
-    mica_comm_world.size = mica_comm_world.remote_size = boot.size;
-    self_world[0] = boot.rank;
-    mica_comm_self.world = self_world;
-    mica_attr_set_environment(boot.universe_size, boot.appnum);
     /* Every entry point is thread-safe (one lock serialises the engine; objects and error codes
      * are locked or atomic), so each level is provided as asked. */
     mica_thread_level = required;
@@ -73,18 +129,10 @@ int mica_finalize(void)
     int err = mica_attr_delete_all(mica_comm_self.eo.obj.handle, &mica_comm_self.attrs);
     if (err != MPI_SUCCESS)
         return mica_raise(&mica_comm_self.eo, err, "MPI_Finalize");
-    /* Hand every queued packet to its ring, then wait for everyone: after this no peer needs
-     * anything from us, and no one maps our memory any longer when we leave. */
-    mica_lock();
-    MICA_WAIT_UNTIL(mica_pt2pt_flushed());
-    int rc = mica_boot_fence();
     mica_phase = MICA_AFTER;
-    mica_pt2pt_finalize();
-    mica_shm_finalize();
-    rc |= mica_boot_finalize();
-    mica_unlock();
-    return rc ? mica_raise(NULL, mica_error(MPI_ERR_OTHER, "the launcher did not answer"), "MPI_Finalize")
-              : MPI_SUCCESS;
+    return mica_runtime_stop()
+        ? mica_raise(NULL, mica_error(MPI_ERR_OTHER, "the launcher did not answer"), "MPI_Finalize")
+        : MPI_SUCCESS;
 }
 
 int mica_initialized(int *flag)

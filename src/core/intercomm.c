@@ -271,8 +271,8 @@ int mica_intercomm_create(mica_comm_t *local_comm, int local_leader, mica_comm_t
 
 /* --- MPI_Intercomm_create_from_groups ------------------------------------------------------- */
 
-/* A tag of a string: its FNV-1a hash. */
-static int string_tag(const char *s)
+/* A tag of a string: its FNV-1a hash (intercomm.h). */
+int mica_string_tag(const char *s)
 {
     uint32_t h = 2166136261u;
     for (; *s; s++)
@@ -308,7 +308,7 @@ int mica_intercomm_create_from_groups(mica_group_t *local_group, int local_leade
                               "intercommunicator must be disjoint");
     /* The provisional communicators' messages carry group ranks, the leaders' world ranks:
      * their tags differ (even, odd) so neither kind can match the other. */
-    int h = string_tag(stringtag) & ~1;
+    int h = mica_string_tag(stringtag) & ~1;
     mica_comm_t among = {.rank = local_group->rank, .size = local_group->size,
                          .remote_size = local_group->size, .world = local_group->world,
                          .context = mica_comm_world.context};

@@ -25,4 +25,8 @@ int mica_intercomm_split(mica_comm_t *comm, int color, int key, MPI_Comm *newcom
 /* The hidden intracommunicator's memory. */
 void mica_intercomm_free_local(mica_comm_t *local);
 
+/* The tag of a string tag (MPI_Intercomm_create_from_groups, MPI_Comm_create_from_group): the
+ * groups talk on MPI_COMM_WORLD's collective context with mica_coll_group_tag of it. */
+int mica_string_tag(const char *s);
+
 #endif

@@ -88,7 +88,7 @@ typedef struct mica_request mica_request_t;
 typedef struct mica_info mica_info_t;
 typedef struct mica_message { mica_obj_t obj; void *msg; } mica_message_t;  /* a matched message */
 typedef struct mica_file mica_file_t;          /* io/io.h */
-typedef struct mica_session { mica_errobj_t eo; } mica_session_t;
+typedef struct mica_session { mica_errobj_t eo; int thread_level; } mica_session_t;
 typedef struct mica_win { mica_errobj_t eo; } mica_win_t;
 
 #define MICA_LOOKUP_(name, kind, htype)                                                        \

@@ -11,7 +11,7 @@ pthread_mutex_t mica_big_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int mica_progress(void)
 {
-    if (mica_phase != MICA_ACTIVE)
+    if (!mica_runtime_up)
         return 0;
     int moved = mica_pt2pt_poll();
     return mica_sched_poll() | moved;
