@@ -220,6 +220,11 @@ static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
     return rc;
 }
 
+int mica_comm_dup_internal(mica_comm_t *comm, MPI_Comm *newcomm)
+{
+    return dup_intra(comm, newcomm);
+}
+
 int mica_comm_dup(mica_comm_t *comm, MPI_Comm *newcomm)
 {
     return dup_comm(comm, newcomm);

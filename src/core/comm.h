@@ -35,6 +35,10 @@ extern mica_comm_t mica_comm_world, mica_comm_self;
 void mica_comm_retain(mica_comm_t *comm);
 void mica_comm_release(mica_comm_t *comm);
 
+/* A duplicate of intracommunicator `comm` for the library's own use: no attributes are copied
+ * (RMA windows talk on one). */
+int mica_comm_dup_internal(mica_comm_t *comm, MPI_Comm *newcomm);
+
 /* The world rank of `rank` in `comm`. */
 static inline int mica_comm_world_rank(const mica_comm_t *comm, int rank)
 {
