@@ -154,6 +154,10 @@ def checks(f, eo):
             out.append('    if (MICA_UNLIKELY(%s < 0 && %s != MPI_PROC_NULL))\n' % (p.name, p.name))
             out.append(fail % 'mica_error(MPI_ERR_RANK, "%s=%%d is not a valid rank", %s)'
                        % (p.name, p.name))
+        elif p.kind == 'RMA_DISPLACEMENT_NNI':
+            out.append('    if (MICA_UNLIKELY(%s < 0))\n' % p.name)
+            out.append(fail % 'mica_error(MPI_ERR_DISP, "%s=%%lld is negative", (long long)%s)'
+                       % (p.name, p.name))
         elif p.kind.endswith('_NNI'):
             out.append('    if (MICA_UNLIKELY(%s < 0))\n' % p.name)
             out.append(fail % 'mica_error(MPI_ERR_ARG, "%s=%%lld is negative", (long long)%s)'

@@ -67,6 +67,10 @@ int main(int argc, char **argv)
     MPI_Win_fence(0, win);
     CHECK(error_class(MPI_Put(&v, 1, MPI_INT, size, 0, 1, MPI_INT, win)) == MPI_ERR_RANK);
     CHECK(error_class(MPI_Put(&v, 1, MPI_INT, 0, 8, 1, MPI_INT, win)) == MPI_ERR_RMA_RANGE);
+    CHECK(error_class(MPI_Put(&v, 1, MPI_INT, 0, -1, 1, MPI_INT, win)) == MPI_ERR_DISP);
+    CHECK(error_class(MPI_Put(&v, 1, MPI_INT, -5, 0, 1, MPI_INT, win)) == MPI_ERR_RANK);
+    CHECK(error_class(MPI_Accumulate(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_MINLOC, win))
+          == MPI_ERR_OP);
     CHECK(error_class(MPI_Get(&v, 2, MPI_INT, 0, 7, 2, MPI_INT, win)) == MPI_ERR_RMA_RANGE);
     CHECK(error_class(MPI_Accumulate(&v, 1, MPI_INT, 0, 0, 1, MPI_FLOAT, MPI_SUM, win))
           == MPI_ERR_TYPE);
