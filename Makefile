@@ -18,7 +18,7 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) 
               -Isrc -Isrc/bindings/c -I$(B)/gen -I$(B)/gen/include
 
 FUNCTIONS := $(shell sed -n 's/^\(MPI_[A-Za-z0-9_]*\)\t.*/\1/p' api/functions.tsv)
-CORE_SRC := $(wildcard src/core/*.c src/io/*.c src/pt2pt/*.c src/coll/*.c src/topo/*.c src/transport/*.c src/runtime/*.c)
+CORE_SRC := $(wildcard src/core/*.c src/io/*.c src/pt2pt/*.c src/coll/*.c src/topo/*.c src/rma/*.c src/transport/*.c src/runtime/*.c)
 CORE_OBJ := $(CORE_SRC:src/%.c=$(B)/obj/%.o)
 BIND_OBJ := $(FUNCTIONS:%=$(B)/obj/bindings/%.o)
 PBIND_OBJ := $(FUNCTIONS:%=$(B)/obj/pbindings/%.o)

@@ -166,6 +166,14 @@ def checks(f, eo):
             out.append('    if (MICA_UNLIKELY(%s < 0))\n' % p.name)
             out.append(fail % 'mica_error(MPI_ERR_COUNT, "%s=%%lld is negative", (long long)%s)'
                        % (p.name, p.name))
+        elif p.kind == 'RANK_NNI' and p.name == 'target_rank':   # RMA: MPI_PROC_NULL is valid
+            out.append('    if (MICA_UNLIKELY(%s < 0 && %s != MPI_PROC_NULL))\n' % (p.name, p.name))
+            out.append(fail % 'mica_error(MPI_ERR_RANK, "%s=%%d is not a valid rank", %s)'
+                       % (p.name, p.name))
+        elif p.kind == 'RMA_DISPLACEMENT_NNI':
+            out.append('    if (MICA_UNLIKELY(%s < 0))\n' % p.name)
+            out.append(fail % 'mica_error(MPI_ERR_DISP, "%s=%%lld is negative", (long long)%s)'
+                       % (p.name, p.name))
         elif p.kind.endswith('_NNI'):
             out.append('    if (MICA_UNLIKELY(%s < 0))\n' % p.name)
             out.append(fail % 'mica_error(MPI_ERR_ARG, "%s=%%lld is negative", (long long)%s)'

@@ -33,10 +33,11 @@ extern mica_comm_t mica_comm_world, mica_comm_self;
 /* A pending nonblocking collective keeps its communicator alive past MPI_Comm_free; the last
  * release frees it. Predefined communicators are never freed. */
 void mica_comm_retain(mica_comm_t *comm);
-/* A duplicate of intracommunicator `comm` for the library's own traffic (an open file's): no
- * attributes copied, so no user callback runs. Collective; free it with mica_comm_free. */
-int mica_comm_dup_hidden(mica_comm_t *comm, MPI_Comm *newcomm);
 void mica_comm_release(mica_comm_t *comm);
+/* A duplicate of intracommunicator `comm` for the library's own traffic (an open file's, a
+ * window's): no attributes copied, so no user callback runs. Collective; free it with
+ * mica_comm_free. */
+int mica_comm_dup_hidden(mica_comm_t *comm, MPI_Comm *newcomm);
 
 /* The world rank of `rank` in `comm`. */
 static inline int mica_comm_world_rank(const mica_comm_t *comm, int rank)

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "coll/sched.h"
+#include "rma/rma.h"
 #include "core/progress.h"
 #include "pt2pt/engine.h"
 
@@ -14,7 +15,8 @@ int mica_progress(void)
     if (!mica_runtime_up)
         return 0;
     int moved = mica_pt2pt_poll();
-    return mica_sched_poll() | moved;
+    moved |= mica_sched_poll();
+    return mica_rma_poll() | moved;
 }
 
 /* How many idle polls spin before yielding: when every rank has a core of its own, a message

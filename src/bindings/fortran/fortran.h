@@ -105,9 +105,12 @@ static inline MPI_Aint mica_f_attr(int keyval, void *value)
     switch (keyval) {
     case MPI_TAG_UB: case MPI_IO: case MPI_HOST: case MPI_WTIME_IS_GLOBAL: case MPI_APPNUM:
     case MPI_LASTUSEDCODE: case MPI_UNIVERSE_SIZE:
+    case MPI_WIN_DISP_UNIT: case MPI_WIN_CREATE_FLAVOR: case MPI_WIN_MODEL:
         return *(const int *)value;
+    case MPI_WIN_SIZE:
+        return *(const MPI_Aint *)value;
     }
-    return (MPI_Aint)value;
+    return (MPI_Aint)value;           /* MPI_WIN_BASE: the address itself */
 }
 
 #endif
