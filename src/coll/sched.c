@@ -35,7 +35,8 @@ struct mica_sched {
     struct mica_sched *next_active;
 };
 
-static mica_sched_t *active_head, **active_tail = &active_head;
+mica_sched_t *mica_sched_active;
+static mica_sched_t **active_tail = &mica_sched_active;
 
 static void fail(mica_sched_t *s, int rc)
 {
@@ -349,11 +350,11 @@ int mica_sched_start_on(mica_sched_t *s, mica_request_t *r)
 int mica_sched_poll(void)
 {
     static int polling;               /* a user's reduction function may poll again */
-    if (!active_head || polling)
+    if (!mica_sched_active || polling)
         return 0;
     polling = 1;
     int moved = 0;
-    for (mica_sched_t **ps = &active_head; *ps;) {
+    for (mica_sched_t **ps = &mica_sched_active; *ps;) {
         mica_sched_t *s = *ps;
         if (!advance(s, &moved)) {
             ps = &s->next_active;

@@ -95,7 +95,9 @@ typedef struct mica_coll_args {
 } mica_coll_args_t;
 typedef void mica_coll_build_fn(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm);
 
-/* Advance every active schedule (called by mica_progress); non-zero if anything happened. */
+/* Advance every active schedule (called by mica_progress when there is one, so that a progress
+ * poll without collectives costs one load); non-zero if anything happened. */
+extern mica_sched_t *mica_sched_active;
 int mica_sched_poll(void);
 
 /* Nonblocking and persistent collectives are for intracommunicators (for now): the first

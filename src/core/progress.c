@@ -15,8 +15,11 @@ int mica_progress(void)
     if (!mica_runtime_up)
         return 0;
     int moved = mica_pt2pt_poll();
-    moved |= mica_sched_poll();
-    return mica_rma_poll() | moved;
+    if (mica_sched_active)
+        moved |= mica_sched_poll();
+    if (mica_rma_windows)
+        moved |= mica_rma_poll();
+    return moved;
 }
 
 /* How many idle polls spin before yielding: when every rank has a core of its own, a message

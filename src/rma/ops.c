@@ -340,9 +340,10 @@ static int check_acc(const mica_op_t *op, const mica_type_t *otype, const mica_t
     return mica_op_check(op, ttype->basic);
 }
 
-static int put(const void *origin_addr, MPI_Count origin_count, mica_type_t *origin_datatype,
-               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-               mica_type_t *target_datatype, mica_win_t *w)
+/* A put (the origin's data goes to the target) or a get (the target's data comes back). */
+static int put_or_get(int kind, void *origin_addr, MPI_Count origin_count,
+                      mica_type_t *origin_datatype, int target_rank, MPI_Aint target_disp,
+                      MPI_Count target_count, mica_type_t *target_datatype, mica_win_t *w)
 {
     rma_win_t *win = rma_win(w);
     if (target_rank == MPI_PROC_NULL)
@@ -355,35 +356,32 @@ static int put(const void *origin_addr, MPI_Count origin_count, mica_type_t *ori
                          "the origin buffer");
     if (rc != MPI_SUCCESS)
         return rc;
-    rma_hdr_t h = {.kind = RMA_PUT, .disp = target_disp, .count = target_count};
+    rma_hdr_t h = {.kind = kind, .disp = target_disp, .count = target_count};
     mica_lock();
-    rc = transfer(win, target_rank, &h, target_datatype, origin_addr, origin_count,
-                  origin_datatype, NULL, NULL, 0, NULL);
+    if (kind == RMA_PUT)
+        rc = transfer(win, target_rank, &h, target_datatype, origin_addr, origin_count,
+                      origin_datatype, NULL, NULL, 0, NULL);
+    else
+        rc = transfer(win, target_rank, &h, target_datatype, NULL, 0, NULL, NULL, origin_addr,
+                      origin_count, origin_datatype);
     mica_unlock();
     return rc;
+}
+
+static int put(const void *origin_addr, MPI_Count origin_count, mica_type_t *origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               mica_type_t *target_datatype, mica_win_t *w)
+{
+    return put_or_get(RMA_PUT, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                      target_disp, target_count, target_datatype, w);
 }
 
 static int get(void *origin_addr, MPI_Count origin_count, mica_type_t *origin_datatype,
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                mica_type_t *target_datatype, mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
-    if (target_rank == MPI_PROC_NULL)
-        return MPI_SUCCESS;
-    int rc = mica_check_type(origin_datatype);
-    if (rc == MPI_SUCCESS)
-        rc = check_common(win, target_rank, target_disp, target_count, target_datatype);
-    if (rc == MPI_SUCCESS)
-        rc = check_sizes(origin_count, origin_datatype, target_count, target_datatype,
-                         "the origin buffer");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rma_hdr_t h = {.kind = RMA_GET, .disp = target_disp, .count = target_count};
-    mica_lock();
-    rc = transfer(win, target_rank, &h, target_datatype, NULL, 0, NULL, NULL, origin_addr,
-                  origin_count, origin_datatype);
-    mica_unlock();
-    return rc;
+    return put_or_get(RMA_GET, origin_addr, origin_count, origin_datatype, target_rank,
+                      target_disp, target_count, target_datatype, w);
 }
 
 /* Accumulate and get-accumulate; result_datatype NULL for the former. MPI_NO_OP sends no data. */
