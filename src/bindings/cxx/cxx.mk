@@ -27,14 +27,12 @@ else
 CXX_LIBS := $(B)/lib/libmpi_cxx.a $(B)/lib/libmpi_cxx.so
 CXX_PMPI :=
 endif
-CXX_HDR := $(CXX_DIR)/cxx.h $(GEN)
-
-$(B)/obj/cxx/pmpi_%.o: $(CXX_DIR)/pmpi_%.cc $(CXX_HDR)
+$(B)/obj/cxx/pmpi_%.o: $(CXX_DIR)/pmpi_%.cc | $(GEN)
 	@mkdir -p $(@D)
-	$(CXX) $(CXX_FLAGS) -c $< -o $@
-$(B)/obj/cxx/%.o: $(CXX_HDR)
+	$(CXX) $(CXX_FLAGS) $(DEPFLAGS) -c $< -o $@
+$(B)/obj/cxx/%.o: $(B)/gen/cxx/%.cc | $(GEN)
 	@mkdir -p $(@D)
-	@$(CXX) $(CXX_FLAGS) -c $(B)/gen/cxx/$*.cc -o $@
+	@$(CXX) $(CXX_FLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(B)/lib/libmpi_cxx.a: $(CXX_OBJ)
 	@mkdir -p $(@D)

@@ -30,20 +30,18 @@ else
 FORT_LIBS := $(B)/lib/libmpi_fort.a $(B)/lib/libmpi_fort.so
 FORT_PMPI :=
 endif
-FORT_HDR := $(FORT_DIR)/fortran.h $(wildcard src/core/*.h)
-
-$(B)/obj/fortran/fortran.o: $(FORT_DIR)/fortran.c $(FORT_HDR) $(GEN)
+$(B)/obj/fortran/fortran.o: $(FORT_DIR)/fortran.c | $(GEN)
 	@mkdir -p $(@D)
-	$(CC) $(FORT_CFLAGS) -c $< -o $@
-$(B)/obj/fortran/p%.o: $(GEN) $(FORT_HDR)
+	$(CC) $(FORT_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(B)/obj/fortran/p%.o: $(B)/gen/fortran/%.c | $(GEN)
 	@mkdir -p $(@D)
-	@$(CC) $(FORT_CFLAGS) -DMICA_PROFILELIB -c $(B)/gen/fortran/$*.c -o $@
-$(B)/obj/fortran/%.o: $(GEN) $(FORT_HDR)
+	@$(CC) $(FORT_CFLAGS) $(DEPFLAGS) -DMICA_PROFILELIB -c $< -o $@
+$(B)/obj/fortran/%.o: $(B)/gen/fortran/%.c | $(GEN)
 	@mkdir -p $(@D)
-	@$(CC) $(FORT_CFLAGS) -c $(B)/gen/fortran/$*.c -o $@
+	@$(CC) $(FORT_CFLAGS) $(DEPFLAGS) -c $< -o $@
 # The mpi module: mpif.h's constants (its object holds only COMMON references, so it is not
 # part of the library); mpi.mod goes to include/.
-$(B)/mod/mpi.mod: $(FORT_DIR)/mpi.f90 $(GEN)
+$(B)/mod/mpi.mod: $(FORT_DIR)/mpi.f90 $(wildcard $(B)/gen/fortran/*.h) | $(GEN)
 	@mkdir -p $(@D) $(B)/obj/fortran
 	$(FC) $(FORT_FFLAGS) -I$(B)/gen/fortran -J$(B)/mod -c $< -o $(B)/obj/fortran/mpi_module.o
 
