@@ -93,8 +93,9 @@ static void set_status(MPI_Status *status, MPI_Count bytes)
     mica_status_set_count(status, bytes);
 }
 
-/* Where an access is: at an explicit offset, at the individual or at the shared pointer. */
-enum where { AT, INDIVIDUAL, SHARED };
+/* Where an access is: at an explicit offset, at the individual or at the shared pointer, or
+ * (the ordered collectives, ordered() below) at the shared pointer in rank order. */
+enum where { AT, INDIVIDUAL, SHARED, ORDERED };
 
 static int access_(mica_file_t *fh, int dir, enum where where, MPI_Offset offset, void *buf,
                    MPI_Count count, mica_type_t *type, MPI_Status *status)
@@ -156,24 +157,41 @@ static int ordered(mica_file_t *fh, int dir, void *buf, MPI_Count count, mica_ty
 }
 
 /* The blocking calls; the int-count forms reach these through their large-count twins. */
-#define BLOCKING(name, dir, where)                                                          \
-    int mica_file_##name##_c(mica_file_t *fh, void *buf, MPI_Count count,                   \
-                             mica_type_t *datatype, MPI_Status *status)                     \
-    {                                                                                       \
-        return access_(fh, dir, where, 0, buf, count, datatype, status);                    \
-    }
-#define BLOCKING_W(name, where)                                                             \
-    int mica_file_##name##_c(mica_file_t *fh, const void *buf, MPI_Count count,             \
-                             mica_type_t *datatype, MPI_Status *status)                     \
-    {                                                                                       \
-        return access_(fh, WRITE, where, 0, (void *)buf, count, datatype, status);          \
-    }
-BLOCKING(read, READ, INDIVIDUAL)
-BLOCKING(read_all, READ, INDIVIDUAL)
-BLOCKING(read_shared, READ, SHARED)
-BLOCKING_W(write, INDIVIDUAL)
-BLOCKING_W(write_all, INDIVIDUAL)
-BLOCKING_W(write_shared, SHARED)
+int mica_file_read_c(mica_file_t *fh, void *buf, MPI_Count count, mica_type_t *datatype,
+                     MPI_Status *status)
+{
+    return access_(fh, READ, INDIVIDUAL, 0, buf, count, datatype, status);
+}
+
+int mica_file_read_all_c(mica_file_t *fh, void *buf, MPI_Count count, mica_type_t *datatype,
+                         MPI_Status *status)
+{
+    return access_(fh, READ, INDIVIDUAL, 0, buf, count, datatype, status);
+}
+
+int mica_file_read_shared_c(mica_file_t *fh, void *buf, MPI_Count count, mica_type_t *datatype,
+                            MPI_Status *status)
+{
+    return access_(fh, READ, SHARED, 0, buf, count, datatype, status);
+}
+
+int mica_file_write_c(mica_file_t *fh, const void *buf, MPI_Count count, mica_type_t *datatype,
+                      MPI_Status *status)
+{
+    return access_(fh, WRITE, INDIVIDUAL, 0, (void *)buf, count, datatype, status);
+}
+
+int mica_file_write_all_c(mica_file_t *fh, const void *buf, MPI_Count count, mica_type_t *datatype,
+                          MPI_Status *status)
+{
+    return access_(fh, WRITE, INDIVIDUAL, 0, (void *)buf, count, datatype, status);
+}
+
+int mica_file_write_shared_c(mica_file_t *fh, const void *buf, MPI_Count count,
+                             mica_type_t *datatype, MPI_Status *status)
+{
+    return access_(fh, WRITE, SHARED, 0, (void *)buf, count, datatype, status);
+}
 
 int mica_file_read_at_c(mica_file_t *fh, MPI_Offset offset, void *buf, MPI_Count count,
                         mica_type_t *datatype, MPI_Status *status)
@@ -193,8 +211,8 @@ int mica_file_write_at_c(mica_file_t *fh, MPI_Offset offset, const void *buf, MP
     return access_(fh, WRITE, AT, offset, (void *)buf, count, datatype, status);
 }
 
-int mica_file_write_at_all_c(mica_file_t *fh, MPI_Offset offset, const void *buf,
-                             MPI_Count count, mica_type_t *datatype, MPI_Status *status)
+int mica_file_write_at_all_c(mica_file_t *fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                             mica_type_t *datatype, MPI_Status *status)
 {
     return access_(fh, WRITE, AT, offset, (void *)buf, count, datatype, status);
 }
@@ -212,72 +230,102 @@ int mica_file_write_ordered_c(mica_file_t *fh, const void *buf, MPI_Count count,
 }
 
 /* Nonblocking calls do their I/O at once and return a request that is already complete. */
-static int completed(int rc, const MPI_Status *status, MPI_Request *request)
+static int access_completed(mica_file_t *fh, int dir, enum where where, MPI_Offset offset,
+                            void *buf, MPI_Count count, mica_type_t *type, MPI_Request *request)
 {
+    MPI_Status s = {0};
+    int rc = access_(fh, dir, where, offset, buf, count, type, &s);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_request_t *r = mica_request_new(MICA_REQ_NULL_PROC);
     if (!r)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
-    r->status = *status;
+    r->status = s;
     r->status.MPI_ERROR = MPI_SUCCESS;
     mica_request_complete(r);
     *request = (MPI_Request)r->obj.handle;
     return MPI_SUCCESS;
 }
 
-#define NONBLOCKING(name, dir, where)                                                       \
-    int mica_file_i##name##_c(mica_file_t *fh, void *buf, MPI_Count count,                  \
-                              mica_type_t *datatype, MPI_Request *request)                  \
-    {                                                                                       \
-        MPI_Status s = {0};                                                                 \
-        return completed(access_(fh, dir, where, 0, buf, count, datatype, &s), &s, request);\
-    }
-#define NONBLOCKING_W(name, where)                                                          \
-    int mica_file_i##name##_c(mica_file_t *fh, const void *buf, MPI_Count count,            \
-                              mica_type_t *datatype, MPI_Request *request)                  \
-    {                                                                                       \
-        MPI_Status s = {0};                                                                 \
-        return completed(access_(fh, WRITE, where, 0, (void *)buf, count, datatype, &s), &s, \
-                         request);                                                          \
-    }
-#define NONBLOCKING_AT(name, dir, cv)                                                       \
-    int mica_file_i##name##_c(mica_file_t *fh, MPI_Offset offset, cv void *buf,             \
-                              MPI_Count count, mica_type_t *datatype, MPI_Request *request) \
-    {                                                                                       \
-        MPI_Status s = {0};                                                                 \
-        return completed(access_(fh, dir, AT, offset, (void *)buf, count, datatype, &s), &s,\
-                         request);                                                          \
-    }
-NONBLOCKING(read, READ, INDIVIDUAL)
-NONBLOCKING(read_all, READ, INDIVIDUAL)
-NONBLOCKING(read_shared, READ, SHARED)
-NONBLOCKING_W(write, INDIVIDUAL)
-NONBLOCKING_W(write_all, INDIVIDUAL)
-NONBLOCKING_W(write_shared, SHARED)
-NONBLOCKING_AT(read_at, READ, )
-NONBLOCKING_AT(read_at_all, READ, )
-NONBLOCKING_AT(write_at, WRITE, const)
-NONBLOCKING_AT(write_at_all, WRITE, const)
+int mica_file_iread_c(mica_file_t *fh, void *buf, MPI_Count count, mica_type_t *datatype,
+                      MPI_Request *request)
+{
+    return access_completed(fh, READ, INDIVIDUAL, 0, buf, count, datatype, request);
+}
+
+int mica_file_iread_all_c(mica_file_t *fh, void *buf, MPI_Count count, mica_type_t *datatype,
+                          MPI_Request *request)
+{
+    return access_completed(fh, READ, INDIVIDUAL, 0, buf, count, datatype, request);
+}
+
+int mica_file_iread_shared_c(mica_file_t *fh, void *buf, MPI_Count count, mica_type_t *datatype,
+                             MPI_Request *request)
+{
+    return access_completed(fh, READ, SHARED, 0, buf, count, datatype, request);
+}
+
+int mica_file_iwrite_c(mica_file_t *fh, const void *buf, MPI_Count count, mica_type_t *datatype,
+                       MPI_Request *request)
+{
+    return access_completed(fh, WRITE, INDIVIDUAL, 0, (void *)buf, count, datatype, request);
+}
+
+int mica_file_iwrite_all_c(mica_file_t *fh, const void *buf, MPI_Count count, mica_type_t *datatype,
+                           MPI_Request *request)
+{
+    return access_completed(fh, WRITE, INDIVIDUAL, 0, (void *)buf, count, datatype, request);
+}
+
+int mica_file_iwrite_shared_c(mica_file_t *fh, const void *buf, MPI_Count count,
+                              mica_type_t *datatype, MPI_Request *request)
+{
+    return access_completed(fh, WRITE, SHARED, 0, (void *)buf, count, datatype, request);
+}
+
+int mica_file_iread_at_c(mica_file_t *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                         mica_type_t *datatype, MPI_Request *request)
+{
+    return access_completed(fh, READ, AT, offset, buf, count, datatype, request);
+}
+
+int mica_file_iread_at_all_c(mica_file_t *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                             mica_type_t *datatype, MPI_Request *request)
+{
+    return access_completed(fh, READ, AT, offset, buf, count, datatype, request);
+}
+
+int mica_file_iwrite_at_c(mica_file_t *fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                          mica_type_t *datatype, MPI_Request *request)
+{
+    return access_completed(fh, WRITE, AT, offset, (void *)buf, count, datatype, request);
+}
+
+int mica_file_iwrite_at_all_c(mica_file_t *fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                              mica_type_t *datatype, MPI_Request *request)
+{
+    return access_completed(fh, WRITE, AT, offset, (void *)buf, count, datatype, request);
+}
 
 /* Split collectives: _begin does the access, _end hands over its status. One at a time per
  * file, and the _end must match the _begin. */
 enum split { SPLIT_NONE, SPLIT_READ_ALL, SPLIT_WRITE_ALL, SPLIT_READ_AT_ALL, SPLIT_WRITE_AT_ALL,
              SPLIT_READ_ORDERED, SPLIT_WRITE_ORDERED };
 
-static int split_begin(mica_file_t *fh, enum split kind, int rc, const MPI_Status *s)
+static int split_begin(mica_file_t *fh, enum split kind, int dir, enum where where,
+                       MPI_Offset offset, void *buf, MPI_Count count, mica_type_t *type)
 {
+    if (fh->split_active)
+        return mica_error(MPI_ERR_OTHER, "fh has a split collective in progress: "
+                          "call its _end first");
+    MPI_Status s = {0};
+    int rc = where == ORDERED ? ordered(fh, dir, buf, count, type, &s)
+                              : access_(fh, dir, where, offset, buf, count, type, &s);
     if (rc != MPI_SUCCESS)
         return rc;
     fh->split_active = kind;
-    fh->split_status = *s;
+    fh->split_status = s;
     return MPI_SUCCESS;
-}
-
-static int split_busy(mica_file_t *fh)
-{
-    return fh->split_active ? mica_error(MPI_ERR_OTHER, "fh has a split collective in progress: "
-                                         "call its _end first") : MPI_SUCCESS;
 }
 
 static int split_end(mica_file_t *fh, enum split kind, MPI_Status *status)
@@ -293,30 +341,76 @@ static int split_end(mica_file_t *fh, enum split kind, MPI_Status *status)
     return MPI_SUCCESS;
 }
 
-#define SPLIT(name, kind, call, cv, ...)                                                    \
-    int mica_file_##name##_begin_c(mica_file_t *fh, __VA_ARGS__ cv void *buf,               \
-                                   MPI_Count count, mica_type_t *datatype)                  \
-    {                                                                                       \
-        MPI_Status s = {0};                                                                 \
-        int rc = split_busy(fh);                                                            \
-        return rc != MPI_SUCCESS ? rc : split_begin(fh, kind, call, &s);                    \
-    }                                                                                       \
-    int mica_file_##name##_end(mica_file_t *fh, cv void *buf, MPI_Status *status)           \
-    {                                                                                       \
-        (void)buf;                                                                          \
-        return split_end(fh, kind, status);                                                 \
-    }
-SPLIT(read_all, SPLIT_READ_ALL, access_(fh, READ, INDIVIDUAL, 0, buf, count, datatype, &s), )
-SPLIT(write_all, SPLIT_WRITE_ALL,
-      access_(fh, WRITE, INDIVIDUAL, 0, (void *)buf, count, datatype, &s), const)
-SPLIT(read_ordered, SPLIT_READ_ORDERED, ordered(fh, READ, buf, count, datatype, &s), )
-SPLIT(write_ordered, SPLIT_WRITE_ORDERED,
-      ordered(fh, WRITE, (void *)buf, count, datatype, &s), const)
-SPLIT(read_at_all, SPLIT_READ_AT_ALL,
-      access_(fh, READ, AT, offset, buf, count, datatype, &s), , MPI_Offset offset,)
-SPLIT(write_at_all, SPLIT_WRITE_AT_ALL,
-      access_(fh, WRITE, AT, offset, (void *)buf, count, datatype, &s), const,
-      MPI_Offset offset,)
+int mica_file_read_all_begin_c(mica_file_t *fh, void *buf, MPI_Count count, mica_type_t *datatype)
+{
+    return split_begin(fh, SPLIT_READ_ALL, READ, INDIVIDUAL, 0, buf, count, datatype);
+}
+
+int mica_file_read_all_end(mica_file_t *fh, void *buf, MPI_Status *status)
+{
+    (void)buf;
+    return split_end(fh, SPLIT_READ_ALL, status);
+}
+
+int mica_file_write_all_begin_c(mica_file_t *fh, const void *buf, MPI_Count count,
+                                mica_type_t *datatype)
+{
+    return split_begin(fh, SPLIT_WRITE_ALL, WRITE, INDIVIDUAL, 0, (void *)buf, count, datatype);
+}
+
+int mica_file_write_all_end(mica_file_t *fh, const void *buf, MPI_Status *status)
+{
+    (void)buf;
+    return split_end(fh, SPLIT_WRITE_ALL, status);
+}
+
+int mica_file_read_at_all_begin_c(mica_file_t *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                  mica_type_t *datatype)
+{
+    return split_begin(fh, SPLIT_READ_AT_ALL, READ, AT, offset, buf, count, datatype);
+}
+
+int mica_file_read_at_all_end(mica_file_t *fh, void *buf, MPI_Status *status)
+{
+    (void)buf;
+    return split_end(fh, SPLIT_READ_AT_ALL, status);
+}
+
+int mica_file_write_at_all_begin_c(mica_file_t *fh, MPI_Offset offset, const void *buf,
+                                   MPI_Count count, mica_type_t *datatype)
+{
+    return split_begin(fh, SPLIT_WRITE_AT_ALL, WRITE, AT, offset, (void *)buf, count, datatype);
+}
+
+int mica_file_write_at_all_end(mica_file_t *fh, const void *buf, MPI_Status *status)
+{
+    (void)buf;
+    return split_end(fh, SPLIT_WRITE_AT_ALL, status);
+}
+
+int mica_file_read_ordered_begin_c(mica_file_t *fh, void *buf, MPI_Count count,
+                                   mica_type_t *datatype)
+{
+    return split_begin(fh, SPLIT_READ_ORDERED, READ, ORDERED, 0, buf, count, datatype);
+}
+
+int mica_file_read_ordered_end(mica_file_t *fh, void *buf, MPI_Status *status)
+{
+    (void)buf;
+    return split_end(fh, SPLIT_READ_ORDERED, status);
+}
+
+int mica_file_write_ordered_begin_c(mica_file_t *fh, const void *buf, MPI_Count count,
+                                    mica_type_t *datatype)
+{
+    return split_begin(fh, SPLIT_WRITE_ORDERED, WRITE, ORDERED, 0, (void *)buf, count, datatype);
+}
+
+int mica_file_write_ordered_end(mica_file_t *fh, const void *buf, MPI_Status *status)
+{
+    (void)buf;
+    return split_end(fh, SPLIT_WRITE_ORDERED, status);
+}
 
 /* File pointers. */
 static int seek_target(mica_file_t *fh, MPI_Offset current, MPI_Offset offset, int whence,

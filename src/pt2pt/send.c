@@ -125,26 +125,78 @@ static int send_init(const void *buf, MPI_Count count, mica_type_t *type, int de
     return MPI_SUCCESS;
 }
 
-#define SEND_MODE(name, mode)                                                                 \
-    int mica_##name##_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest,     \
-                        int tag, mica_comm_t *comm)                                            \
-    {                                                                                         \
-        return send_blocking(buf, count, datatype, dest, tag, comm, mode);                    \
-    }                                                                                         \
-    int mica_i##name##_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest,    \
-                         int tag, mica_comm_t *comm, MPI_Request *request)                     \
-    {                                                                                         \
-        return send_nonblocking(buf, count, datatype, dest, tag, comm, mode, request);        \
-    }                                                                                         \
-    int mica_##name##_init_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest,\
-                             int tag, mica_comm_t *comm, MPI_Request *request)                 \
-    {                                                                                         \
-        return send_init(buf, count, datatype, dest, tag, comm, mode, request);               \
-    }
-SEND_MODE(send, MICA_SEND_STANDARD)
-SEND_MODE(ssend, MICA_SEND_SYNC)
-SEND_MODE(rsend, MICA_SEND_READY)
-SEND_MODE(bsend, MICA_SEND_BUFFERED)
+/* The entry points: each mode in its blocking, nonblocking and persistent form. */
+int mica_send_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest, int tag,
+                mica_comm_t *comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, MICA_SEND_STANDARD);
+}
+
+int mica_isend_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest, int tag,
+                 mica_comm_t *comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, MICA_SEND_STANDARD, request);
+}
+
+int mica_send_init_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest,
+                     int tag, mica_comm_t *comm, MPI_Request *request)
+{
+    return send_init(buf, count, datatype, dest, tag, comm, MICA_SEND_STANDARD, request);
+}
+
+int mica_ssend_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest, int tag,
+                 mica_comm_t *comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, MICA_SEND_SYNC);
+}
+
+int mica_issend_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest, int tag,
+                  mica_comm_t *comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, MICA_SEND_SYNC, request);
+}
+
+int mica_ssend_init_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest,
+                      int tag, mica_comm_t *comm, MPI_Request *request)
+{
+    return send_init(buf, count, datatype, dest, tag, comm, MICA_SEND_SYNC, request);
+}
+
+int mica_rsend_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest, int tag,
+                 mica_comm_t *comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, MICA_SEND_READY);
+}
+
+int mica_irsend_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest, int tag,
+                  mica_comm_t *comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, MICA_SEND_READY, request);
+}
+
+int mica_rsend_init_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest,
+                      int tag, mica_comm_t *comm, MPI_Request *request)
+{
+    return send_init(buf, count, datatype, dest, tag, comm, MICA_SEND_READY, request);
+}
+
+int mica_bsend_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest, int tag,
+                 mica_comm_t *comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, MICA_SEND_BUFFERED);
+}
+
+int mica_ibsend_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest, int tag,
+                  mica_comm_t *comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, MICA_SEND_BUFFERED, request);
+}
+
+int mica_bsend_init_c(const void *buf, MPI_Count count, mica_type_t *datatype, int dest,
+                      int tag, mica_comm_t *comm, MPI_Request *request)
+{
+    return send_init(buf, count, datatype, dest, tag, comm, MICA_SEND_BUFFERED, request);
+}
 
 /* --- persistent requests ------------------------------------------------------------------ */
 

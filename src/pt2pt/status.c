@@ -31,20 +31,42 @@ int mica_status_set_cancelled(MPI_Status *status, int flag)
     return MPI_SUCCESS;
 }
 
-#define FIELD(name, field)                                                                  \
-    int mica_status_get_##name(const MPI_Status *status, int *name)                         \
-    {                                                                                       \
-        *name = status->field;                                                              \
-        return MPI_SUCCESS;                                                                 \
-    }                                                                                       \
-    int mica_status_set_##name(MPI_Status *status, int name)                                \
-    {                                                                                       \
-        status->field = name;                                                               \
-        return MPI_SUCCESS;                                                                 \
-    }
-FIELD(source, MPI_SOURCE)
-FIELD(tag, MPI_TAG)
-FIELD(error, MPI_ERROR)
+/* MPI 5.0's accessors of the public fields, for callers that cannot see the struct's layout. */
+int mica_status_get_source(const MPI_Status *status, int *source)
+{
+    *source = status->MPI_SOURCE;
+    return MPI_SUCCESS;
+}
+
+int mica_status_set_source(MPI_Status *status, int source)
+{
+    status->MPI_SOURCE = source;
+    return MPI_SUCCESS;
+}
+
+int mica_status_get_tag(const MPI_Status *status, int *tag)
+{
+    *tag = status->MPI_TAG;
+    return MPI_SUCCESS;
+}
+
+int mica_status_set_tag(MPI_Status *status, int tag)
+{
+    status->MPI_TAG = tag;
+    return MPI_SUCCESS;
+}
+
+int mica_status_get_error(const MPI_Status *status, int *error)
+{
+    *error = status->MPI_ERROR;
+    return MPI_SUCCESS;
+}
+
+int mica_status_set_error(MPI_Status *status, int error)
+{
+    status->MPI_ERROR = error;
+    return MPI_SUCCESS;
+}
 
 /* The int forms say MPI_UNDEFINED when the count does not fit. */
 static int narrow(MPI_Count c, int *count)
