@@ -32,6 +32,8 @@ void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn);
 
 /* Give `eo` (an object of `kind`) error handler `eh` (retained), releasing its old one. */
 int mica_errobj_set_errhandler(mica_errobj_t *eo, unsigned kind, mica_errhandler_t *eh);
+/* Take or drop a reference to `eh` (predefined handlers are never freed); retain returns eh. */
+mica_errhandler_t *mica_errhandler_retain(mica_errhandler_t *eh);
 void mica_errhandler_release(mica_errhandler_t *eh);
 
 /* The error object behind a handle, or NULL when the handle is not valid. Objects that carry

@@ -56,7 +56,7 @@ static int transfer(mica_file_t *fh, int dir, MPI_Offset d, void *buf, MPI_Count
     }
     int err = 0;
     while (done < bytes) {
-        MPI_Offset contiguous, at = mica_view_map(fh, d + done, &contiguous);
+        MPI_Offset contiguous, at = mica_io_view_map(fh, d + done, &contiguous);
         size_t n = (size_t)(contiguous < bytes - done ? contiguous : bytes - done);
         ssize_t r = dir == WRITE ? pwrite(fh->fd, mem + done, n, at)
                                  : pread(fh->fd, mem + done, n, at);
@@ -110,7 +110,7 @@ static int access_(mica_file_t *fh, int dir, enum where where, MPI_Offset offset
     MPI_Offset etsize = fh->etype->size, etypes = count * type->size / etsize;
     if (where == INDIVIDUAL)
         offset = fh->position;
-    else if (where == SHARED && (rc = mica_shared_fetch_add(fh, etypes, &offset)) != MPI_SUCCESS)
+    else if (where == SHARED && (rc = mica_io_shared_fetch_add(fh, etypes, &offset)) != MPI_SUCCESS)
         return rc;
     MPI_Count moved;
     rc = transfer(fh, dir, offset * etsize, buf, count, type, &moved);
@@ -143,7 +143,7 @@ static int ordered(mica_file_t *fh, int dir, void *buf, MPI_Count count, mica_ty
         return crc;
     int src = MPI_SUCCESS;
     if (comm->rank == 0)
-        src = mica_shared_fetch_add(fh, total, &base);
+        src = mica_io_shared_fetch_add(fh, total, &base);
     if ((crc = mica_bcast_c(&base, 1, &mica_type_MPI_OFFSET, 0, comm)) != MPI_SUCCESS)
         return crc;
     if (rc != MPI_SUCCESS)
@@ -421,7 +421,7 @@ static int seek_target(mica_file_t *fh, MPI_Offset current, MPI_Offset offset, i
     switch (whence) {
     case MPI_SEEK_SET: base = 0; break;
     case MPI_SEEK_CUR: base = current; break;
-    case MPI_SEEK_END: rc = mica_view_end(fh, &base); break;
+    case MPI_SEEK_END: rc = mica_io_view_end(fh, &base); break;
     default: return mica_error(MPI_ERR_ARG, "whence=%d is not MPI_SEEK_SET, MPI_SEEK_CUR or "
                                "MPI_SEEK_END", whence);
     }
@@ -452,7 +452,7 @@ int mica_file_get_position(mica_file_t *fh, MPI_Offset *offset)
 
 int mica_file_get_position_shared(mica_file_t *fh, MPI_Offset *offset)
 {
-    return mica_shared_fetch_add(fh, 0, offset);
+    return mica_io_shared_fetch_add(fh, 0, offset);
 }
 
 /* Collective: every rank is past its earlier shared accesses before rank 0 moves the pointer,
@@ -468,11 +468,11 @@ int mica_file_seek_shared(mica_file_t *fh, MPI_Offset offset, int whence)
     int cls = 0, local = MPI_SUCCESS;
     if (fh->comm->rank == 0) {
         MPI_Offset current = 0, target = 0;
-        local = mica_shared_fetch_add(fh, 0, &current);
+        local = mica_io_shared_fetch_add(fh, 0, &current);
         if (local == MPI_SUCCESS)
             local = seek_target(fh, current, offset, whence, &target);
         if (local == MPI_SUCCESS)
-            local = mica_shared_set(fh, target);
+            local = mica_io_shared_set(fh, target);
         cls = local == MPI_SUCCESS ? 0 : mica_error_class_of(local);
     }
     rc = mica_bcast_c(&cls, 1, &mica_type_MPI_INT, 0, fh->comm);

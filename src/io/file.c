@@ -17,9 +17,6 @@
 mica_errobj_t mica_file_null_eo = {.obj = {.handle = (uintptr_t)MPI_FILE_NULL},
                                    .errhandler = &mica_errors_return};
 
-mica_errhandler_t *mica_errhandler_retain(mica_errhandler_t *eh);
-void mica_errhandler_release(mica_errhandler_t *eh);
-
 int mica_io_errno_class(int err)
 {
     switch (err) {
@@ -107,7 +104,7 @@ static void file_free(mica_file_t *f)
         close(f->fd);
     if (f->shared_fd >= 0)
         close(f->shared_fd);
-    mica_view_free(f);
+    mica_io_view_free(f);
     free(f->path);
     free(f->shared_path);
     if (f->eo.errhandler)
@@ -160,7 +157,7 @@ int mica_file_open(mica_comm_t *comm, const char *filename, int amode, mica_info
         else if ((f->shared_fd = open(news.shared_path, O_RDWR)) < 0)
             err = errno, cls = MPI_ERR_IO;
         else
-            cls = mica_view_init(f) != MPI_SUCCESS ? MPI_ERR_NO_MEM : 0;
+            cls = mica_io_view_init(f) != MPI_SUCCESS ? MPI_ERR_NO_MEM : 0;
     }
     if (!cls && (amode & MPI_MODE_APPEND)) {
         /* Both pointers start at the end (the default view counts bytes from 0). */
@@ -169,7 +166,7 @@ int mica_file_open(mica_comm_t *comm, const char *filename, int amode, mica_info
             err = errno, cls = MPI_ERR_IO;
         else
             f->position = st.st_size;
-        if (!cls && f->comm->rank == 0 && mica_shared_set(f, st.st_size) != MPI_SUCCESS)
+        if (!cls && f->comm->rank == 0 && mica_io_shared_set(f, st.st_size) != MPI_SUCCESS)
             cls = MPI_ERR_IO;
     }
     int all = agree(f->comm, cls);
@@ -349,7 +346,7 @@ static int shared_rw(mica_file_t *f, MPI_Offset *value, int write)
     return MPI_SUCCESS;
 }
 
-int mica_shared_fetch_add(mica_file_t *fh, MPI_Offset delta, MPI_Offset *old)
+int mica_io_shared_fetch_add(mica_file_t *fh, MPI_Offset delta, MPI_Offset *old)
 {
     int rc = shared_lock(fh, F_WRLCK);
     if (rc != MPI_SUCCESS)
@@ -362,7 +359,7 @@ int mica_shared_fetch_add(mica_file_t *fh, MPI_Offset delta, MPI_Offset *old)
     return rc;
 }
 
-int mica_shared_set(mica_file_t *fh, MPI_Offset value)
+int mica_io_shared_set(mica_file_t *fh, MPI_Offset value)
 {
     int rc = shared_lock(fh, F_WRLCK);
     if (rc != MPI_SUCCESS)

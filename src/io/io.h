@@ -35,18 +35,18 @@ extern mica_errobj_t mica_file_null_eo;
 
 /* The view (view.c): the absolute byte offset of data byte `d` of the view, and how many data
  * bytes follow there contiguously in the file. */
-MPI_Offset mica_view_map(const mica_file_t *fh, MPI_Offset d, MPI_Offset *contiguous);
+MPI_Offset mica_io_view_map(const mica_file_t *fh, MPI_Offset d, MPI_Offset *contiguous);
 /* Set the default view (disp 0, MPI_BYTE, MPI_BYTE) or release the view's types. */
-int mica_view_init(mica_file_t *fh);
+int mica_io_view_init(mica_file_t *fh);
 /* Where MPI_SEEK_END puts a pointer: the etypes of the view before the end of the file. */
-int mica_view_end(mica_file_t *fh, MPI_Offset *etypes);
-void mica_view_free(mica_file_t *fh);
+int mica_io_view_end(mica_file_t *fh, MPI_Offset *etypes);
+void mica_io_view_free(mica_file_t *fh);
 
 /* The error class of a failed POSIX call's errno. */
 int mica_io_errno_class(int err);
 
 /* The shared file pointer (file.c), in etypes: read it and add `delta` atomically. */
-int mica_shared_fetch_add(mica_file_t *fh, MPI_Offset delta, MPI_Offset *old);
-int mica_shared_set(mica_file_t *fh, MPI_Offset value);
+int mica_io_shared_fetch_add(mica_file_t *fh, MPI_Offset delta, MPI_Offset *old);
+int mica_io_shared_set(mica_file_t *fh, MPI_Offset value);
 
 #endif

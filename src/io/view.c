@@ -14,7 +14,7 @@ static int view_is_flat(const mica_type_t *ft)
     return ft->contiguous && ft->lb == 0 && ft->true_lb == 0 && ft->extent == ft->size;
 }
 
-MPI_Offset mica_view_map(const mica_file_t *fh, MPI_Offset d, MPI_Offset *contiguous)
+MPI_Offset mica_io_view_map(const mica_file_t *fh, MPI_Offset d, MPI_Offset *contiguous)
 {
     const mica_type_t *ft = fh->filetype;
     if (view_is_flat(ft)) {
@@ -63,7 +63,7 @@ static int set_types(mica_file_t *fh, MPI_Offset disp, mica_type_t *etype, mica_
         cum[i + 1] = cum[i] + filetype->blocks[i].length;
     mica_type_retain(etype);
     mica_type_retain(filetype);
-    mica_view_free(fh);
+    mica_io_view_free(fh);
     fh->disp = disp;
     fh->etype = etype;
     fh->filetype = filetype;
@@ -72,12 +72,12 @@ static int set_types(mica_file_t *fh, MPI_Offset disp, mica_type_t *etype, mica_
     return MPI_SUCCESS;
 }
 
-int mica_view_init(mica_file_t *fh)
+int mica_io_view_init(mica_file_t *fh)
 {
     return set_types(fh, 0, &mica_type_MPI_BYTE, &mica_type_MPI_BYTE);
 }
 
-void mica_view_free(mica_file_t *fh)
+void mica_io_view_free(mica_file_t *fh)
 {
     if (fh->etype)
         mica_type_release(fh->etype);
@@ -117,9 +117,9 @@ int mica_file_set_view(mica_file_t *fh, MPI_Offset disp, mica_type_t *etype,
     if (disp == MPI_DISPLACEMENT_CURRENT) {
         /* Sequential files: the new view starts where the shared file pointer is. */
         MPI_Offset shared = 0, contiguous;
-        if (fh->comm->rank == 0 && (rc = mica_shared_fetch_add(fh, 0, &shared)) != MPI_SUCCESS)
+        if (fh->comm->rank == 0 && (rc = mica_io_shared_fetch_add(fh, 0, &shared)) != MPI_SUCCESS)
             return rc;
-        MPI_Offset at = mica_view_map(fh, shared * fh->etype->size, &contiguous);
+        MPI_Offset at = mica_io_view_map(fh, shared * fh->etype->size, &contiguous);
         if ((rc = mica_bcast_c(&at, 1, &mica_type_MPI_OFFSET, 0, fh->comm)) != MPI_SUCCESS)
             return rc;
         disp = at;
@@ -129,7 +129,7 @@ int mica_file_set_view(mica_file_t *fh, MPI_Offset disp, mica_type_t *etype,
         return rc;
     if ((rc = set_types(fh, disp, etype, filetype)) != MPI_SUCCESS)
         return rc;
-    if (fh->comm->rank == 0 && (rc = mica_shared_set(fh, 0)) != MPI_SUCCESS)
+    if (fh->comm->rank == 0 && (rc = mica_io_shared_set(fh, 0)) != MPI_SUCCESS)
         return rc;
     return mica_barrier(fh->comm);
 }
@@ -163,7 +163,7 @@ int mica_file_get_byte_offset(mica_file_t *fh, MPI_Offset offset, MPI_Offset *di
     if (offset < 0)
         return mica_error(MPI_ERR_ARG, "offset=%lld is negative", (long long)offset);
     MPI_Offset contiguous;
-    *disp = mica_view_map(fh, offset * fh->etype->size, &contiguous);
+    *disp = mica_io_view_map(fh, offset * fh->etype->size, &contiguous);
     return MPI_SUCCESS;
 }
 
@@ -182,7 +182,7 @@ int mica_file_get_type_extent_c(mica_file_t *fh, mica_type_t *datatype, MPI_Coun
 }
 
 /* Where MPI_SEEK_END puts a pointer: the etypes of the view before the end of the file. */
-int mica_view_end(mica_file_t *fh, MPI_Offset *etypes)
+int mica_io_view_end(mica_file_t *fh, MPI_Offset *etypes)
 {
     MPI_Offset size;
     int rc = mica_file_get_size(fh, &size);

@@ -23,16 +23,16 @@ static struct {
     const mica_stream_t *owner; /* stream whose unfinished line ends the output */
 } mica_dest[2] = { { 1, 0, NULL }, { 2, 0, NULL } };
 
-static int mica_tag;
-static char *mica_scratch;
-static size_t mica_scratch_cap;
+static int tag_lines;
+static char *scratch;
+static size_t scratch_cap;
 
 void mica_iofwd_init(int tag_output)
 {
-    mica_tag = tag_output;
+    tag_lines = tag_output;
 }
 
-static void mica_write_all(int d, const char *p, size_t n)
+static void write_all(int d, const char *p, size_t n)
 {
     while (n > 0 && !mica_dest[d].dead) {
         ssize_t k = write(mica_dest[d].fd, p, n);
@@ -52,37 +52,37 @@ static void mica_write_all(int d, const char *p, size_t n)
     }
 }
 
-static int mica_scratch_reserve(size_t n)
+static int scratch_reserve(size_t n)
 {
-    if (n <= mica_scratch_cap)
+    if (n <= scratch_cap)
         return 0;
-    size_t cap = mica_scratch_cap ? mica_scratch_cap : 4096;
+    size_t cap = scratch_cap ? scratch_cap : 4096;
     while (cap < n)
         cap *= 2;
-    char *p = realloc(mica_scratch, cap);
+    char *p = realloc(scratch, cap);
     if (!p)
         return -1;
-    mica_scratch = p;
-    mica_scratch_cap = cap;
+    scratch = p;
+    scratch_cap = cap;
     return 0;
 }
 
 /* Forwards data[0..n) of stream s in one write; `complete` says whether it
  * ends with a newline. With tagging every line starts with "[rank] ". */
-static void mica_emit(mica_stream_t *s, const char *data, size_t n, int complete)
+static void emit(mica_stream_t *s, const char *data, size_t n, int complete)
 {
     int d = s->dest;
     char tag[32];
-    int taglen = mica_tag ? snprintf(tag, sizeof tag, "[%d] ", s->rank) : 0;
+    int taglen = tag_lines ? snprintf(tag, sizeof tag, "[%d] ", s->rank) : 0;
     size_t lines = 1;
-    if (mica_tag)
+    if (tag_lines)
         for (size_t i = 0; i < n; i++)
             lines += data[i] == '\n';
-    if (mica_scratch_reserve(n + 1 + lines * (size_t)taglen)) {
-        mica_write_all(d, data, n);  /* out of memory: untagged is better than lost */
+    if (scratch_reserve(n + 1 + lines * (size_t)taglen)) {
+        write_all(d, data, n);  /* out of memory: untagged is better than lost */
         return;
     }
-    char *o = mica_scratch;
+    char *o = scratch;
     int continuing = mica_dest[d].owner == s;
     if (mica_dest[d].owner && !continuing)
         *o++ = '\n';  /* someone else's unfinished line */
@@ -96,10 +96,10 @@ static void mica_emit(mica_stream_t *s, const char *data, size_t n, int complete
         at_line_start = data[i] == '\n';
     }
     mica_dest[d].owner = complete ? NULL : s;
-    mica_write_all(d, mica_scratch, (size_t)(o - mica_scratch));
+    write_all(d, scratch, (size_t)(o - scratch));
 }
 
-static void mica_forward_lines(mica_stream_t *s)
+static void forward_lines(mica_stream_t *s)
 {
     char *last = NULL;
     for (size_t i = s->len; i > 0; i--) {
@@ -110,7 +110,7 @@ static void mica_forward_lines(mica_stream_t *s)
     }
     if (last) {
         size_t n = (size_t)(last - s->buf) + 1;
-        mica_emit(s, s->buf, n, 1);
+        emit(s, s->buf, n, 1);
         s->len -= n;
         memmove(s->buf, s->buf + n, s->len);
         s->since = 0;
@@ -118,13 +118,13 @@ static void mica_forward_lines(mica_stream_t *s)
     if (s->len >= MICA_LINE_MAX)
         mica_iofwd_flush(s);
     else if (s->len && !s->since)
-        s->since = mica_now();
+        s->since = mica_job_now();
 }
 
 void mica_iofwd_flush(mica_stream_t *s)
 {
     if (s->len) {
-        mica_emit(s, s->buf, s->len, 0);
+        emit(s, s->buf, s->len, 0);
         s->len = 0;
     }
     s->since = 0;
@@ -162,7 +162,7 @@ void mica_iofwd_read(mica_stream_t *s)
             return;
         }
         s->len += (size_t)k;
-        mica_forward_lines(s);
+        forward_lines(s);
         if ((size_t)k < 4096)
             break;
     }
@@ -216,7 +216,7 @@ void mica_iofwd_note(const char *text)
     size_t n = strlen(text);
     char *buf = malloc(n + 3);
     if (!buf) {
-        mica_write_all(1, text, n);
+        write_all(1, text, n);
         return;
     }
     char *o = buf;
@@ -226,6 +226,6 @@ void mica_iofwd_note(const char *text)
     o += n;
     *o++ = '\n';
     mica_dest[1].owner = NULL;
-    mica_write_all(1, buf, (size_t)(o - buf));
+    write_all(1, buf, (size_t)(o - buf));
     free(buf);
 }

@@ -28,19 +28,19 @@
 #define MICA_PARTIAL_WAIT 0.2   /* an unfinished line is forwarded after this */
 #define MICA_DRAIN_WAIT 0.5     /* output still arriving after the last rank ended */
 
-static int mica_sig_w = -1;
+static int signal_pipe_w = -1;
 
-static void mica_on_signal(int sig)
+static void on_signal(int sig)
 {
     int saved = errno;
     unsigned char b = (unsigned char)sig;
-    if (write(mica_sig_w, &b, 1) < 0) {
+    if (write(signal_pipe_w, &b, 1) < 0) {
         /* full pipe: a signal of this kind is already pending */
     }
     errno = saved;
 }
 
-double mica_now(void)
+double mica_job_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -57,12 +57,12 @@ void mica_job_kill(mica_job_t *job, int sig)
             kill(job->ranks[r].pid, sig);
 }
 
-static void mica_job_stop(mica_job_t *job, int sig)
+static void stop_job(mica_job_t *job, int sig)
 {
     mica_job_kill(job, sig);
     if (!job->killing) {
         job->killing = 1;
-        job->kill_at = mica_now() + MICA_GRACE;
+        job->kill_at = mica_job_now() + MICA_GRACE;
     }
 }
 
@@ -79,11 +79,11 @@ void mica_job_fail(mica_job_t *job, int code, const char *fmt, ...)
     va_end(ap);
     mica_iofwd_note(msg);
     if (job->nexited < job->n)
-        mica_job_stop(job, SIGTERM);
+        stop_job(job, SIGTERM);
 }
 
 /* "0-3 5 7-9": the ranks still running, for the timeout message. */
-static void mica_running_ranks(mica_job_t *job, char *out, size_t cap)
+static void running_ranks(mica_job_t *job, char *out, size_t cap)
 {
     size_t len = 0;
     out[0] = '\0';
@@ -99,7 +99,7 @@ static void mica_running_ranks(mica_job_t *job, char *out, size_t cap)
     }
 }
 
-static void mica_on_exit(mica_job_t *job, int r, const siginfo_t *si)
+static void on_rank_exit(mica_job_t *job, int r, const siginfo_t *si)
 {
     mica_rank_t *rk = &job->ranks[r];
     rk->exited = 1;
@@ -132,7 +132,7 @@ static void mica_on_exit(mica_job_t *job, int r, const siginfo_t *si)
 
 /* Rank 0 leads the process group: it stays a zombie (WNOWAIT) until the
  * end so the group id cannot be reused while we may still signal it. */
-static void mica_reap(mica_job_t *job)
+static void reap(mica_job_t *job)
 {
     for (int r = 0; r < job->n; r++) {
         mica_rank_t *rk = &job->ranks[r];
@@ -142,16 +142,16 @@ static void mica_reap(mica_job_t *job)
         memset(&si, 0, sizeof si);
         int flags = WEXITED | WNOHANG | (r == 0 ? WNOWAIT : 0);
         if (waitid(P_PID, (id_t)rk->pid, &si, flags) == 0 && si.si_pid != 0)
-            mica_on_exit(job, r, &si);
+            on_rank_exit(job, r, &si);
     }
 }
 
 /* At the end: collect rank 0 (the group leader, kept until now) and, as
  * subreaper, whatever the ranks started, so that no process of the job is
  * left when mpiexec returns, not even as a zombie. */
-static void mica_reap_all(mica_job_t *job)
+static void reap_all(mica_job_t *job)
 {
-    double until = mica_now() + MICA_DRAIN_WAIT;
+    double until = mica_job_now() + MICA_DRAIN_WAIT;
     int leader_gone = job->pgid <= 0;
     for (;;) {
         pid_t p;
@@ -159,7 +159,7 @@ static void mica_reap_all(mica_job_t *job)
             leader_gone |= p == job->pgid;
         if (p < 0 && errno == ECHILD)
             return;
-        if (mica_now() >= until)
+        if (mica_job_now() >= until)
             return;  /* something escaped the process group; not ours to wait for */
         if (!leader_gone)  /* a late fork in the group */
             killpg(job->pgid, SIGKILL);
@@ -168,7 +168,7 @@ static void mica_reap_all(mica_job_t *job)
     }
 }
 
-static void mica_on_user_signal(mica_job_t *job, int sig)
+static void on_user_signal(mica_job_t *job, int sig)
 {
     if (job->signalled) {  /* asked twice: no more grace */
         mica_job_kill(job, SIGKILL);
@@ -185,17 +185,17 @@ static void mica_on_user_signal(mica_job_t *job, int sig)
     }
     /* The ranks get the signal mpiexec got, as if they were in the
      * foreground themselves. */
-    mica_job_stop(job, sig);
+    stop_job(job, sig);
 }
 
-static void mica_install_signals(mica_job_t *job)
+static void install_signals(mica_job_t *job)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = mica_on_signal;
+    sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-    mica_sig_w = job->sigpipe[1];
+    signal_pipe_w = job->sigpipe[1];
     sigaction(SIGCHLD, &sa, NULL);
     static const int user[] = { SIGINT, SIGTERM, SIGHUP };
     for (size_t i = 0; i < sizeof user / sizeof user[0]; i++) {
@@ -211,7 +211,7 @@ static void mica_install_signals(mica_job_t *job)
     signal(SIGPIPE, SIG_IGN);
 }
 
-static void mica_read_signals(mica_job_t *job)
+static void read_signals(mica_job_t *job)
 {
     unsigned char buf[64];
     ssize_t k;
@@ -221,11 +221,11 @@ static void mica_read_signals(mica_job_t *job)
             if (buf[i] == SIGCHLD)
                 chld = 1;
             else
-                mica_on_user_signal(job, buf[i]);
+                on_user_signal(job, buf[i]);
         }
     }
     if (chld)
-        mica_reap(job);
+        reap(job);
 }
 
 /* What a pollfd entry stands for. */
@@ -239,7 +239,7 @@ typedef struct {
     int n, cap;
 } mica_pollset_t;
 
-static int mica_pollset_add(mica_pollset_t *ps, int fd, short ev, int kind, void *ptr)
+static int pollset_add(mica_pollset_t *ps, int fd, short ev, int kind, void *ptr)
 {
     if (ps->n == ps->cap) {
         int cap = ps->cap ? ps->cap * 2 : 64;
@@ -264,12 +264,12 @@ static int mica_pollset_add(mica_pollset_t *ps, int fd, short ev, int kind, void
     return 0;
 }
 
-static double mica_min(double a, double b)
+static double min_of(double a, double b)
 {
     return a < b ? a : b;
 }
 
-static int mica_streams_open(mica_job_t *job)
+static int streams_open(mica_job_t *job)
 {
     for (int r = 0; r < job->n; r++)
         if (job->ranks[r].out.fd >= 0 || job->ranks[r].err.fd >= 0)
@@ -283,13 +283,13 @@ int mica_job_run(mica_job_t *job)
         perror("mpiexec: pipe");
         return 1;
     }
-    mica_install_signals(job);
+    install_signals(job);
 #ifdef PR_SET_CHILD_SUBREAPER
     /* Orphans of the ranks become our children, so we can reap them. */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
 #endif
     if (job->timeout > 0)
-        job->deadline = mica_now() + job->timeout;
+        job->deadline = mica_job_now() + job->timeout;
     if (mica_launch(job)) {
         mica_job_fail(job, 1, "mpiexec: could not start the job");
         /* Ranks never started count as ended. */
@@ -303,7 +303,7 @@ int mica_job_run(mica_job_t *job)
     mica_pollset_t ps = { 0 };
     double drain_until = 0;
     for (;;) {
-        double now = mica_now();
+        double now = mica_job_now();
         if (job->nexited == job->n) {
             if (!drain_until) {
                 /* Every rank is gone; so must be whatever they started. */
@@ -311,12 +311,12 @@ int mica_job_run(mica_job_t *job)
                     killpg(job->pgid, SIGKILL);
                 drain_until = now + MICA_DRAIN_WAIT;
             }
-            if (!mica_streams_open(job) || now >= drain_until)
+            if (!streams_open(job) || now >= drain_until)
                 break;
         }
         if (job->timeout > 0 && !job->failed && now >= job->deadline) {
             char list[1024];
-            mica_running_ranks(job, list, sizeof list);
+            running_ranks(job, list, sizeof list);
             mica_job_fail(job, 124, "mpiexec: timeout: the job ran longer than %g s; "
                           "ranks still running: %s", job->timeout, list);
         }
@@ -327,34 +327,34 @@ int mica_job_run(mica_job_t *job)
 
         double wake = drain_until ? drain_until : 1e300;
         if (job->timeout > 0 && !job->failed)
-            wake = mica_min(wake, job->deadline);
+            wake = min_of(wake, job->deadline);
         if (job->killing == 1)
-            wake = mica_min(wake, job->kill_at);
+            wake = min_of(wake, job->kill_at);
 
         ps.n = 0;
-        int bad = mica_pollset_add(&ps, job->sigpipe[0], POLLIN, MICA_PFD_SIG, NULL);
+        int bad = pollset_add(&ps, job->sigpipe[0], POLLIN, MICA_PFD_SIG, NULL);
         if (job->listen_fd >= 0)
-            bad |= mica_pollset_add(&ps, job->listen_fd, POLLIN, MICA_PFD_LISTEN, NULL);
+            bad |= pollset_add(&ps, job->listen_fd, POLLIN, MICA_PFD_LISTEN, NULL);
         for (int i = 0; i < job->nconns; i++)
             if (job->conns[i]->fd >= 0)
-                bad |= mica_pollset_add(&ps, job->conns[i]->fd, POLLIN, MICA_PFD_CONN,
-                                        job->conns[i]);
+                bad |= pollset_add(&ps, job->conns[i]->fd, POLLIN, MICA_PFD_CONN,
+                                   job->conns[i]);
         for (int r = 0; r < job->n; r++) {
             mica_stream_t *ss[2] = { &job->ranks[r].out, &job->ranks[r].err };
             for (int j = 0; j < 2; j++) {
                 if (ss[j]->fd < 0)
                     continue;
-                bad |= mica_pollset_add(&ps, ss[j]->fd, POLLIN, MICA_PFD_STREAM, ss[j]);
+                bad |= pollset_add(&ps, ss[j]->fd, POLLIN, MICA_PFD_STREAM, ss[j]);
                 if (ss[j]->len && ss[j]->since)
-                    wake = mica_min(wake, ss[j]->since + MICA_PARTIAL_WAIT);
+                    wake = min_of(wake, ss[j]->since + MICA_PARTIAL_WAIT);
             }
         }
         if (job->stdin_pipe >= 0) {
             if (job->stdin_len == 0)
-                bad |= mica_pollset_add(&ps, job->stdin_fd, POLLIN, MICA_PFD_STDIN, NULL);
+                bad |= pollset_add(&ps, job->stdin_fd, POLLIN, MICA_PFD_STDIN, NULL);
             else
-                bad |= mica_pollset_add(&ps, job->stdin_pipe, POLLOUT, MICA_PFD_STDIN_PIPE,
-                                        NULL);
+                bad |= pollset_add(&ps, job->stdin_pipe, POLLOUT, MICA_PFD_STDIN_PIPE,
+                                   NULL);
         }
         if (bad) {
             mica_job_fail(job, 1, "mpiexec: out of memory");
@@ -379,7 +379,7 @@ int mica_job_run(mica_job_t *job)
                 continue;
             switch (ps.kind[i]) {
             case MICA_PFD_SIG:
-                mica_read_signals(job);
+                read_signals(job);
                 break;
             case MICA_PFD_LISTEN:
                 mica_pmiserv_accept(job);
@@ -400,7 +400,7 @@ int mica_job_run(mica_job_t *job)
                 break;
             }
         }
-        now = mica_now();
+        now = mica_job_now();
         for (int r = 0; r < job->n; r++) {
             mica_stream_t *ss[2] = { &job->ranks[r].out, &job->ranks[r].err };
             for (int j = 0; j < 2; j++)
@@ -414,7 +414,7 @@ int mica_job_run(mica_job_t *job)
         mica_iofwd_close(&job->ranks[r].err);
     }
     mica_iofwd_stdin_close(job);
-    mica_reap_all(job);
+    reap_all(job);
     free(ps.pfd);
     free(ps.kind);
     free(ps.ptr);

@@ -10,7 +10,7 @@ struct mica_kvs {
     char **key, **val;
 };
 
-static size_t mica_kvs_hash(const char *s)
+static size_t hash(const char *s)
 {
     size_t h = 14695981039346656037ull;  /* FNV-1a */
     for (; *s; s++)
@@ -18,15 +18,15 @@ static size_t mica_kvs_hash(const char *s)
     return h;
 }
 
-static size_t mica_kvs_slot(const mica_kvs_t *kvs, const char *key)
+static size_t slot(const mica_kvs_t *kvs, const char *key)
 {
-    size_t i = mica_kvs_hash(key) & (kvs->cap - 1);
+    size_t i = hash(key) & (kvs->cap - 1);
     while (kvs->key[i] && strcmp(kvs->key[i], key) != 0)
         i = (i + 1) & (kvs->cap - 1);
     return i;
 }
 
-static int mica_kvs_alloc(mica_kvs_t *kvs, size_t cap)
+static int alloc_table(mica_kvs_t *kvs, size_t cap)
 {
     kvs->key = calloc(cap, sizeof *kvs->key);
     kvs->val = calloc(cap, sizeof *kvs->val);
@@ -42,23 +42,23 @@ static int mica_kvs_alloc(mica_kvs_t *kvs, size_t cap)
 mica_kvs_t *mica_kvs_new(void)
 {
     mica_kvs_t *kvs = calloc(1, sizeof *kvs);
-    if (kvs && mica_kvs_alloc(kvs, 256)) {
+    if (kvs && alloc_table(kvs, 256)) {
         free(kvs);
         return NULL;
     }
     return kvs;
 }
 
-static int mica_kvs_grow(mica_kvs_t *kvs)
+static int grow(mica_kvs_t *kvs)
 {
     mica_kvs_t old = *kvs;
-    if (mica_kvs_alloc(kvs, old.cap * 2)) {
+    if (alloc_table(kvs, old.cap * 2)) {
         *kvs = old;
         return -1;
     }
     for (size_t i = 0; i < old.cap; i++) {
         if (old.key[i]) {
-            size_t j = mica_kvs_slot(kvs, old.key[i]);
+            size_t j = slot(kvs, old.key[i]);
             kvs->key[j] = old.key[i];
             kvs->val[j] = old.val[i];
         }
@@ -72,9 +72,9 @@ static int mica_kvs_grow(mica_kvs_t *kvs)
  * that republish. 0 on success, -1 out of memory. */
 int mica_kvs_put(mica_kvs_t *kvs, const char *key, const char *val)
 {
-    if ((kvs->count + 1) * 2 > kvs->cap && mica_kvs_grow(kvs))
+    if ((kvs->count + 1) * 2 > kvs->cap && grow(kvs))
         return -1;
-    size_t i = mica_kvs_slot(kvs, key);
+    size_t i = slot(kvs, key);
     char *v = strdup(val);
     if (!v)
         return -1;
@@ -96,7 +96,7 @@ int mica_kvs_put(mica_kvs_t *kvs, const char *key, const char *val)
 
 const char *mica_kvs_get(const mica_kvs_t *kvs, const char *key)
 {
-    size_t i = mica_kvs_slot(kvs, key);
+    size_t i = slot(kvs, key);
     return kvs->key[i] ? kvs->val[i] : NULL;
 }
 

@@ -21,7 +21,7 @@
 
 /* Like execvp's search, so an unknown program is reported once, before
  * anything starts. 0 if found. */
-int mica_find_program(const char *prog)
+int mica_launch_find_program(const char *prog)
 {
     struct stat st;
     if (strchr(prog, '/'))
@@ -51,7 +51,7 @@ int mica_find_program(const char *prog)
     }
 }
 
-static void mica_child_fail(const char *what)
+static void child_fail(const char *what)
 {
     /* stderr is already the rank's pipe: the message is forwarded. */
     fprintf(stderr, "mpiexec: %s: %s\n", what, strerror(errno));
@@ -60,8 +60,8 @@ static void mica_child_fail(const char *what)
 
 /* In the child, between fork and exec. Single-threaded parent, so setenv
  * and stdio are safe here. */
-static void mica_child(mica_job_t *job, int r, pid_t parent, int in_fd, int out_fd,
-                       int err_fd, int pmi_fd)
+static void child(mica_job_t *job, int r, pid_t parent, int in_fd, int out_fd,
+                  int err_fd, int pmi_fd)
 {
     setpgid(0, r == 0 ? 0 : job->pgid);
 #ifdef __linux__
@@ -87,7 +87,7 @@ static void mica_child(mica_job_t *job, int r, pid_t parent, int in_fd, int out_
     sigprocmask(SIG_SETMASK, &none, NULL);
 
     if (in_fd < 0 && (in_fd = open("/dev/null", O_RDONLY)) < 0)
-        mica_child_fail("/dev/null");
+        child_fail("/dev/null");
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
         _exit(127);
 
@@ -104,7 +104,7 @@ static void mica_child(mica_job_t *job, int r, pid_t parent, int in_fd, int out_
     } else {
         /* Created close-on-exec like every job fd; this one is inherited. */
         if (fcntl(pmi_fd, F_SETFD, 0) < 0)
-            mica_child_fail("PMI socket");
+            child_fail("PMI socket");
         snprintf(num, sizeof num, "%d", pmi_fd);
         setenv("PMI_FD", num, 1);
         snprintf(num, sizeof num, "%d", r);
@@ -116,10 +116,10 @@ static void mica_child(mica_job_t *job, int r, pid_t parent, int in_fd, int out_
     if (job->nofile_raised)
         setrlimit(RLIMIT_NOFILE, &job->nofile);
     execvp(job->argv[0], job->argv);
-    mica_child_fail(job->argv[0]);
+    child_fail(job->argv[0]);
 }
 
-static int mica_pipe(int p[2])
+static int open_pipe(int p[2])
 {
     if (pipe2(p, O_CLOEXEC))
         return -1;
@@ -128,14 +128,14 @@ static int mica_pipe(int p[2])
     return 0;
 }
 
-static void mica_close_fds(int *fds, int n)
+static void close_fds(int *fds, int n)
 {
     for (int i = 0; i < n; i++)
         if (fds[i] >= 0)
             close(fds[i]);
 }
 
-static int mica_launch_all(mica_job_t *job, pid_t parent);
+static int launch_all(mica_job_t *job, pid_t parent);
 
 /* Starts all ranks. On failure the ranks already started are left for the
  * caller to kill (they are in the job's process group). */
@@ -150,35 +150,35 @@ int mica_launch(mica_job_t *job)
     sigaddset(&block, SIGHUP);
     sigaddset(&block, SIGCHLD);
     sigprocmask(SIG_BLOCK, &block, &saved);
-    int rc = mica_launch_all(job, parent);
+    int rc = launch_all(job, parent);
     sigprocmask(SIG_SETMASK, &saved, NULL);
     return rc;
 }
 
-static int mica_launch_all(mica_job_t *job, pid_t parent)
+static int launch_all(mica_job_t *job, pid_t parent)
 {
     for (int r = 0; r < job->n; r++) {
         mica_rank_t *rk = &job->ranks[r];
         int out[2] = { -1, -1 }, err[2] = { -1, -1 }, in[2] = { -1, -1 };
         int sv[2] = { -1, -1 };
-        if (mica_pipe(out) || mica_pipe(err) ||
+        if (open_pipe(out) || open_pipe(err) ||
             (!job->pmi_port && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) ||
             (r == 0 && job->stdin_fd >= 0 && pipe2(in, O_CLOEXEC))) {
             fprintf(stderr, "mpiexec: cannot create pipes for rank %d: %s\n", r,
                     strerror(errno));
             int all[] = { out[0], out[1], err[0], err[1], sv[0], sv[1], in[0], in[1] };
-            mica_close_fds(all, 8);
+            close_fds(all, 8);
             return -1;
         }
         pid_t pid = fork();
         if (pid < 0) {
             fprintf(stderr, "mpiexec: cannot start rank %d: %s\n", r, strerror(errno));
             int all[] = { out[0], out[1], err[0], err[1], sv[0], sv[1], in[0], in[1] };
-            mica_close_fds(all, 8);
+            close_fds(all, 8);
             return -1;
         }
         if (pid == 0)
-            mica_child(job, r, parent, in[0], out[1], err[1], sv[1]);
+            child(job, r, parent, in[0], out[1], err[1], sv[1]);
 
         /* Both sides set the group, so it holds whichever runs first. */
         if (r == 0)
@@ -188,9 +188,9 @@ static int mica_launch_all(mica_job_t *job, pid_t parent)
         rk->out = (mica_stream_t){ .fd = out[0], .dest = 0, .rank = r };
         rk->err = (mica_stream_t){ .fd = err[0], .dest = 1, .rank = r };
         int mine[] = { out[1], err[1], sv[1], in[0] };
-        mica_close_fds(mine, 4);
+        close_fds(mine, 4);
         if (!job->pmi_port) {
-            rk->conn = mica_conn_new(job, sv[0], r);
+            rk->conn = mica_pmiserv_conn_new(job, sv[0], r);
             if (!rk->conn) {
                 close(sv[0]);
                 fprintf(stderr, "mpiexec: out of memory\n");

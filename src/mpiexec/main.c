@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void mica_usage(FILE *f)
+static void usage(FILE *f)
 {
     fputs("Usage: mpiexec [options] -n N program [args...]\n"
           "Start N processes of program as one MPI job on this host.\n"
@@ -32,7 +32,7 @@ static void mica_usage(FILE *f)
           f);
 }
 
-static int mica_parse_n(const char *s, int *n)
+static int parse_n(const char *s, int *n)
 {
     char *end;
     errno = 0;
@@ -43,7 +43,7 @@ static int mica_parse_n(const char *s, int *n)
     return 0;
 }
 
-static int mica_parse_seconds(const char *s, double *t)
+static int parse_seconds(const char *s, double *t)
 {
     char *end;
     double v = s ? strtod(s, &end) : 0;
@@ -54,7 +54,7 @@ static int mica_parse_seconds(const char *s, double *t)
 }
 
 /* fds 0-2 must exist, or our pipes would land there and be clobbered. */
-static void mica_std_fds(void)
+static void std_fds(void)
 {
     for (int fd = 0; fd < 3; fd++) {
         if (fcntl(fd, F_GETFD) < 0) {
@@ -84,33 +84,33 @@ int main(int argc, char **argv)
             break;
         } else if (!strcmp(a, "-n") || !strcmp(a, "-np") || !strcmp(a, "--np") ||
                    !strcmp(a, "-c")) {
-            if (mica_parse_n(i + 1 < argc ? argv[i + 1] : NULL, &job.n)) {
+            if (parse_n(i + 1 < argc ? argv[i + 1] : NULL, &job.n)) {
                 fprintf(stderr, "mpiexec: %s needs a process count from 1 to 100000\n", a);
                 return 2;
             }
             i++;
         } else if (!strncmp(a, "--np=", 5) || !strncmp(a, "-n=", 3)) {
-            if (mica_parse_n(strchr(a, '=') + 1, &job.n)) {
+            if (parse_n(strchr(a, '=') + 1, &job.n)) {
                 fprintf(stderr, "mpiexec: bad process count in %s\n", a);
                 return 2;
             }
         } else if (!strcmp(a, "-l") || !strcmp(a, "--tag-output") || !strcmp(a, "-prepend-rank")) {
             job.tag_output = 1;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "-timeout")) {
-            if (mica_parse_seconds(i + 1 < argc ? argv[i + 1] : NULL, &job.timeout)) {
+            if (parse_seconds(i + 1 < argc ? argv[i + 1] : NULL, &job.timeout)) {
                 fprintf(stderr, "mpiexec: %s needs a positive number of seconds\n", a);
                 return 2;
             }
             i++;
         } else if (!strncmp(a, "--timeout=", 10)) {
-            if (mica_parse_seconds(a + 10, &job.timeout)) {
+            if (parse_seconds(a + 10, &job.timeout)) {
                 fprintf(stderr, "mpiexec: bad value in %s\n", a);
                 return 2;
             }
         } else if (!strcmp(a, "--pmi-port") || !strcmp(a, "-pmi-port")) {
             job.pmi_port = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            mica_usage(stdout);
+            usage(stdout);
             return 0;
         } else {
             fprintf(stderr, "mpiexec: unknown option %s (see mpiexec --help)\n", a);
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
     }
     if (i >= argc) {
         fprintf(stderr, "mpiexec: no program given\n");
-        mica_usage(stderr);
+        usage(stderr);
         return 2;
     }
     if (job.n < 0) {
@@ -127,18 +127,18 @@ int main(int argc, char **argv)
         return 2;
     }
     if (job.timeout <= 0 && getenv("MPIEXEC_TIMEOUT") &&
-        mica_parse_seconds(getenv("MPIEXEC_TIMEOUT"), &job.timeout)) {
+        parse_seconds(getenv("MPIEXEC_TIMEOUT"), &job.timeout)) {
         fprintf(stderr, "mpiexec: MPIEXEC_TIMEOUT must be a positive number of seconds\n");
         return 2;
     }
     job.argv = argv + i;
-    if (mica_find_program(job.argv[0])) {
+    if (mica_launch_find_program(job.argv[0])) {
         fprintf(stderr, "mpiexec: cannot find executable '%s'%s\n", job.argv[0],
                 strchr(job.argv[0], '/') ? "" : " in PATH");
         return 127;
     }
 
-    mica_std_fds();
+    std_fds();
     mica_iofwd_init(job.tag_output);
 
     /* kvsname = jobid: pid for uniqueness on the host now, plus time so a
@@ -184,10 +184,10 @@ int main(int argc, char **argv)
     }
 
     int rc = mica_job_run(&job);
-    mica_shm_cleanup(job.kvsname);
+    mica_shmclean_job(job.kvsname);
 
     for (int c = 0; c < job.nconns; c++) {
-        mica_conn_close(&job, job.conns[c]);
+        mica_pmiserv_conn_close(&job, job.conns[c]);
         free(job.conns[c]->buf);
         free(job.conns[c]);
     }

@@ -82,7 +82,7 @@ typedef struct mica_job {
 } mica_job_t;
 
 /* job.c */
-double mica_now(void);
+double mica_job_now(void);
 int mica_job_run(mica_job_t *job);
 void mica_job_fail(mica_job_t *job, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -90,14 +90,14 @@ void mica_job_kill(mica_job_t *job, int sig);
 
 /* launch.c */
 int mica_launch(mica_job_t *job);
-int mica_find_program(const char *prog);
+int mica_launch_find_program(const char *prog);
 
 /* pmiserv.c */
 int mica_pmiserv_listen(mica_job_t *job);
 void mica_pmiserv_accept(mica_job_t *job);
-mica_conn_t *mica_conn_new(mica_job_t *job, int fd, int rank);
+mica_conn_t *mica_pmiserv_conn_new(mica_job_t *job, int fd, int rank);
 void mica_pmiserv_input(mica_job_t *job, mica_conn_t *c);
-void mica_conn_close(mica_job_t *job, mica_conn_t *c);
+void mica_pmiserv_conn_close(mica_job_t *job, mica_conn_t *c);
 
 /* kvs.c */
 mica_kvs_t *mica_kvs_new(void);
@@ -115,6 +115,6 @@ void mica_iofwd_stdin_close(mica_job_t *job);
 void mica_iofwd_note(const char *text);          /* a line of our own, to stderr */
 
 /* shmclean.c */
-void mica_shm_cleanup(const char *jobid);
+void mica_shmclean_job(const char *jobid);
 
 #endif

@@ -22,7 +22,7 @@
 #define MICA_REQ_MAX (MICA_VALLEN_MAX + MICA_KEYLEN_MAX + MICA_KVSNAME_MAX + 1024)
 
 
-mica_conn_t *mica_conn_new(mica_job_t *job, int fd, int rank)
+mica_conn_t *mica_pmiserv_conn_new(mica_job_t *job, int fd, int rank)
 {
     if (job->nconns == job->capconns) {
         int cap = job->capconns ? job->capconns * 2 : 64;
@@ -41,7 +41,7 @@ mica_conn_t *mica_conn_new(mica_job_t *job, int fd, int rank)
     return c;
 }
 
-void mica_conn_close(mica_job_t *job, mica_conn_t *c)
+void mica_pmiserv_conn_close(mica_job_t *job, mica_conn_t *c)
 {
     (void)job;
     if (c->fd >= 0)
@@ -49,10 +49,10 @@ void mica_conn_close(mica_job_t *job, mica_conn_t *c)
     c->fd = -1;
 }
 
-static void mica_send(mica_job_t *job, mica_conn_t *c, const char *fmt, ...)
+static void reply(mica_job_t *job, mica_conn_t *c, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static void mica_send(mica_job_t *job, mica_conn_t *c, const char *fmt, ...)
+static void reply(mica_job_t *job, mica_conn_t *c, const char *fmt, ...)
 {
     char buf[MICA_VALLEN_MAX + 256];
     va_list ap;
@@ -70,7 +70,7 @@ static void mica_send(mica_job_t *job, mica_conn_t *c, const char *fmt, ...)
         if (k < 0) {
             if (errno == EINTR)
                 continue;
-            mica_conn_close(job, c);  /* the rank is gone; its exit tells why */
+            mica_pmiserv_conn_close(job, c);  /* the rank is gone; its exit tells why */
             return;
         }
         p += k;
@@ -79,7 +79,7 @@ static void mica_send(mica_job_t *job, mica_conn_t *c, const char *fmt, ...)
 }
 
 
-static void mica_barrier_check(mica_job_t *job)
+static void barrier_check(mica_job_t *job)
 {
     if (job->barrier_count < job->n)
         return;
@@ -87,34 +87,34 @@ static void mica_barrier_check(mica_job_t *job)
     for (int i = 0; i < job->n; i++) {
         mica_rank_t *rk = &job->ranks[i];
         if (rk->in_barrier && rk->conn)
-            mica_send(job, rk->conn, "cmd=barrier_out rc=0\n");
+            reply(job, rk->conn, "cmd=barrier_out rc=0\n");
         rk->in_barrier = 0;
     }
 }
 
 /* cmd=initack pmiid=<id>: binds a TCP connection to its rank. */
-static void mica_initack(mica_job_t *job, mica_conn_t *c, const mica_pmi_msg_t *r)
+static void initack(mica_job_t *job, mica_conn_t *c, const mica_pmi_msg_t *r)
 {
     const char *id = mica_pmi_find(r, "pmiid");
     int rank = id ? atoi(id) : -1;
     if (c->rank >= 0 || rank < 0 || rank >= job->n || job->ranks[rank].conn) {
-        mica_send(job, c, "cmd=initack rc=-1\n");
-        mica_conn_close(job, c);
+        reply(job, c, "cmd=initack rc=-1\n");
+        mica_pmiserv_conn_close(job, c);
         return;
     }
     c->rank = rank;
     job->ranks[rank].conn = c;
     /* The Hydra-style answer: initack, then size, rank and debug. */
-    mica_send(job, c, "cmd=initack rc=0\ncmd=set size=%d\ncmd=set rank=%d\ncmd=set debug=0\n",
-              job->n, rank);
+    reply(job, c, "cmd=initack rc=0\ncmd=set size=%d\ncmd=set rank=%d\ncmd=set debug=0\n",
+          job->n, rank);
 }
 
-static void mica_request(mica_job_t *job, mica_conn_t *c, char *line)
+static void serve_request(mica_job_t *job, mica_conn_t *c, char *line)
 {
     if (c->in_mcmd) {  /* multi-line spawn: unsupported, answered at its end */
         if (strcmp(line, "endcmd") == 0) {
             c->in_mcmd = 0;
-            mica_send(job, c, "cmd=spawn_result rc=-1 msg=spawn_not_supported\n");
+            reply(job, c, "cmd=spawn_result rc=-1 msg=spawn_not_supported\n");
         }
         return;
     }
@@ -131,12 +131,12 @@ static void mica_request(mica_job_t *job, mica_conn_t *c, char *line)
         cmd = "";
     }
     if (strcmp(cmd, "initack") == 0) {
-        mica_initack(job, c, &r);
+        initack(job, c, &r);
         return;
     }
     if (c->rank < 0) {
         mica_job_fail(job, 1, "mpiexec: PMI connection sent cmd=%s before cmd=initack", cmd);
-        mica_conn_close(job, c);
+        mica_pmiserv_conn_close(job, c);
         return;
     }
     mica_rank_t *rk = &job->ranks[c->rank];
@@ -146,47 +146,47 @@ static void mica_request(mica_job_t *job, mica_conn_t *c, char *line)
         rk->inited = 1;
         /* Only version 1 is spoken; PMI-2 clients get a clean refusal.
          * pm=mica tells our client that we report its aborts. */
-        mica_send(job, c, "cmd=response_to_init rc=%d pmi_version=1 pmi_subversion=1 pm=mica\n",
-                  v && atoi(v) == 1 ? 0 : -1);
+        reply(job, c, "cmd=response_to_init rc=%d pmi_version=1 pmi_subversion=1 pm=mica\n",
+              v && atoi(v) == 1 ? 0 : -1);
     } else if (strcmp(cmd, "get_maxes") == 0) {
-        mica_send(job, c, "cmd=maxes rc=0 kvsname_max=%d keylen_max=%d vallen_max=%d\n",
-                  MICA_KVSNAME_MAX, MICA_KEYLEN_MAX, MICA_VALLEN_MAX);
+        reply(job, c, "cmd=maxes rc=0 kvsname_max=%d keylen_max=%d vallen_max=%d\n",
+              MICA_KVSNAME_MAX, MICA_KEYLEN_MAX, MICA_VALLEN_MAX);
     } else if (strcmp(cmd, "get_my_kvsname") == 0) {
-        mica_send(job, c, "cmd=my_kvsname rc=0 kvsname=%s\n", job->kvsname);
+        reply(job, c, "cmd=my_kvsname rc=0 kvsname=%s\n", job->kvsname);
     } else if (strcmp(cmd, "get_appnum") == 0) {
-        mica_send(job, c, "cmd=appnum rc=0 appnum=0\n");
+        reply(job, c, "cmd=appnum rc=0 appnum=0\n");
     } else if (strcmp(cmd, "get_universe_size") == 0) {
-        mica_send(job, c, "cmd=universe_size rc=0 size=%d\n", job->n);
+        reply(job, c, "cmd=universe_size rc=0 size=%d\n", job->n);
     } else if (strcmp(cmd, "put") == 0) {
         const char *kvs = mica_pmi_find(&r, "kvsname"), *key = mica_pmi_find(&r, "key");
         const char *val = mica_pmi_find(&r, "value");
         if (!kvs || strcmp(kvs, job->kvsname) != 0)
-            mica_send(job, c, "cmd=put_result rc=-1 msg=unknown_kvsname\n");
+            reply(job, c, "cmd=put_result rc=-1 msg=unknown_kvsname\n");
         else if (!key || !*key || !val || strlen(key) >= MICA_KEYLEN_MAX ||
                  strlen(val) >= MICA_VALLEN_MAX)
-            mica_send(job, c, "cmd=put_result rc=-1 msg=invalid_key_or_value\n");
+            reply(job, c, "cmd=put_result rc=-1 msg=invalid_key_or_value\n");
         else if (mica_kvs_put(job->kvs, key, val))
-            mica_send(job, c, "cmd=put_result rc=-1 msg=out_of_memory\n");
+            reply(job, c, "cmd=put_result rc=-1 msg=out_of_memory\n");
         else
-            mica_send(job, c, "cmd=put_result rc=0 msg=success\n");
+            reply(job, c, "cmd=put_result rc=0 msg=success\n");
     } else if (strcmp(cmd, "get") == 0) {
         const char *kvs = mica_pmi_find(&r, "kvsname"), *key = mica_pmi_find(&r, "key");
         const char *val = key ? mica_kvs_get(job->kvs, key) : NULL;
         if (!kvs || strcmp(kvs, job->kvsname) != 0)
-            mica_send(job, c, "cmd=get_result rc=-1 msg=unknown_kvsname\n");
+            reply(job, c, "cmd=get_result rc=-1 msg=unknown_kvsname\n");
         else if (!val)
-            mica_send(job, c, "cmd=get_result rc=-1 found=FALSE msg=key_not_found\n");
+            reply(job, c, "cmd=get_result rc=-1 found=FALSE msg=key_not_found\n");
         else
-            mica_send(job, c, "cmd=get_result rc=0 found=TRUE value=%s\n", val);
+            reply(job, c, "cmd=get_result rc=0 found=TRUE value=%s\n", val);
     } else if (strcmp(cmd, "barrier_in") == 0) {
         if (!rk->in_barrier) {
             rk->in_barrier = 1;
             job->barrier_count++;
         }
-        mica_barrier_check(job);
+        barrier_check(job);
     } else if (strcmp(cmd, "finalize") == 0) {
         rk->finalized = 1;
-        mica_send(job, c, "cmd=finalize_ack rc=0\n");
+        reply(job, c, "cmd=finalize_ack rc=0\n");
     } else if (strcmp(cmd, "abort") == 0) {
         const char *code = mica_pmi_find(&r, "exitcode"), *msg = mica_pmi_find(&r, "message");
         int ec = code ? atoi(code) : 1;
@@ -199,11 +199,11 @@ static void mica_request(mica_job_t *job, mica_conn_t *c, char *line)
             mica_job_fail(job, status, "mpiexec: rank %d called abort with code %d", c->rank,
                           ec);
     } else if (strcmp(cmd, "publish_name") == 0) {
-        mica_send(job, c, "cmd=publish_result rc=-1 msg=not_supported\n");
+        reply(job, c, "cmd=publish_result rc=-1 msg=not_supported\n");
     } else if (strcmp(cmd, "unpublish_name") == 0) {
-        mica_send(job, c, "cmd=unpublish_result rc=-1 msg=not_supported\n");
+        reply(job, c, "cmd=unpublish_result rc=-1 msg=not_supported\n");
     } else if (strcmp(cmd, "lookup_name") == 0) {
-        mica_send(job, c, "cmd=lookup_result rc=-1 msg=not_supported\n");
+        reply(job, c, "cmd=lookup_result rc=-1 msg=not_supported\n");
     } else {
         /* Unanswered, the rank would hang; say what happened instead. */
         mica_job_fail(job, 1, "mpiexec: rank %d sent an unsupported PMI request: cmd=%s",
@@ -222,7 +222,7 @@ void mica_pmiserv_input(mica_job_t *job, mica_conn_t *c)
             char *p = cap <= 4 * MICA_REQ_MAX ? realloc(c->buf, cap) : NULL;
             if (!p) {
                 mica_job_fail(job, 1, "mpiexec: rank %d: PMI request too long", c->rank);
-                mica_conn_close(job, c);
+                mica_pmiserv_conn_close(job, c);
                 return;
             }
             c->buf = p;
@@ -234,7 +234,7 @@ void mica_pmiserv_input(mica_job_t *job, mica_conn_t *c)
         if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
         if (k <= 0) {  /* closed: finalize, exit or death, judged at its exit */
-            mica_conn_close(job, c);
+            mica_pmiserv_conn_close(job, c);
             return;
         }
         c->len += (size_t)k;
@@ -242,7 +242,7 @@ void mica_pmiserv_input(mica_job_t *job, mica_conn_t *c)
         char *nl;
         while (c->fd >= 0 && (nl = memchr(c->buf + start, '\n', c->len - start)) != NULL) {
             *nl = '\0';
-            mica_request(job, c, c->buf + start);
+            serve_request(job, c, c->buf + start);
             start = (size_t)(nl - c->buf) + 1;
         }
         c->len -= start;
@@ -277,7 +277,7 @@ void mica_pmiserv_accept(mica_job_t *job)
             return;  /* EAGAIN: all taken */
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        if (!mica_conn_new(job, fd, -1))
+        if (!mica_pmiserv_conn_new(job, fd, -1))
             close(fd);
     }
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-void mica_shm_cleanup(const char *jobid)
+void mica_shmclean_job(const char *jobid)
 {
     char prefix[128];
     int n = snprintf(prefix, sizeof prefix, "mica-%s-", jobid);

@@ -10,6 +10,11 @@
 enum mica_context { MICA_CTX_PT2PT = 0, MICA_CTX_COLL = 1 };
 enum mica_send_mode { MICA_SEND_STANDARD, MICA_SEND_SYNC, MICA_SEND_READY, MICA_SEND_BUFFERED };
 
+/* MPI_SUCCESS if `type` may be communicated (it is committed), else an MPI_ERR_TYPE error. */
+int mica_pt2pt_check_type(const mica_type_t *type);
+/* Complete r as a send to, or a receive from, MPI_PROC_NULL. */
+void mica_pt2pt_complete_proc_null(mica_request_t *r);
+
 /* Start a send or a receive; *req is an internal request to complete with mica_request_wait. */
 int mica_pt2pt_isend(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
                      mica_comm_t *comm, enum mica_context ctx, enum mica_send_mode mode,

@@ -7,9 +7,6 @@
 #include "core_api.h"
 #include "pt2pt/engine.h"
 
-int mica_check_type(const mica_type_t *type);
-void mica_request_proc_null(mica_request_t *r);
-
 static void fill(mica_request_t *r, void *buf, MPI_Count count, mica_type_t *type, int source,
                  int tag, mica_comm_t *comm, enum mica_context ctx)
 {
@@ -26,7 +23,7 @@ static void fill(mica_request_t *r, void *buf, MPI_Count count, mica_type_t *typ
 static void start_recv(mica_request_t *r)
 {
     if (r->peer == MPI_PROC_NULL)
-        mica_request_proc_null(r);
+        mica_pt2pt_complete_proc_null(r);
     else
         mica_pt2pt_start_recv(r);
 }
@@ -53,7 +50,7 @@ static void set_status(MPI_Status *status, const MPI_Status *s)
 int mica_recv_c(void *buf, MPI_Count count, mica_type_t *datatype, int source, int tag,
                 mica_comm_t *comm, MPI_Status *status)
 {
-    int rc = mica_check_type(datatype);
+    int rc = mica_pt2pt_check_type(datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_request_t r;                 /* never seen by the user: it can live on the stack */
@@ -71,7 +68,7 @@ int mica_recv_c(void *buf, MPI_Count count, mica_type_t *datatype, int source, i
 int mica_irecv_c(void *buf, MPI_Count count, mica_type_t *datatype, int source, int tag,
                  mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = mica_check_type(datatype);
+    int rc = mica_pt2pt_check_type(datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_request_t *r;
@@ -86,7 +83,7 @@ int mica_irecv_c(void *buf, MPI_Count count, mica_type_t *datatype, int source, 
 int mica_recv_init_c(void *buf, MPI_Count count, mica_type_t *datatype, int source, int tag,
                      mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = mica_check_type(datatype);
+    int rc = mica_pt2pt_check_type(datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
@@ -108,9 +105,9 @@ static int start_pair(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
                       int sendtag, void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
                       int source, int recvtag, mica_comm_t *comm, void *tmp, mica_request_t **out)
 {
-    int rc = mica_check_type(sendtype);
+    int rc = mica_pt2pt_check_type(sendtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_check_type(recvtype);
+        rc = mica_pt2pt_check_type(recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_request_t *pair = mica_request_new(MICA_REQ_RECV), *s, *r;
@@ -166,7 +163,7 @@ int mica_sendrecv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
 static int start_replace(void *buf, MPI_Count count, mica_type_t *datatype, int dest, int sendtag,
                          int source, int recvtag, mica_comm_t *comm, mica_request_t **pair)
 {
-    int rc = mica_check_type(datatype);
+    int rc = mica_pt2pt_check_type(datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Count bytes = count * datatype->size;
@@ -313,7 +310,7 @@ int mica_mprobe(int source, int tag, mica_comm_t *comm, MPI_Message *message, MP
 static int mrecv_start(void *buf, MPI_Count count, mica_type_t *datatype, MPI_Message *message,
                        mica_request_t *r)
 {
-    int rc = mica_check_type(datatype);
+    int rc = mica_pt2pt_check_type(datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_message_t *m = mica_message_lookup(*message);
@@ -323,7 +320,7 @@ static int mrecv_start(void *buf, MPI_Count count, mica_type_t *datatype, MPI_Me
     r->type = datatype;
     r->bytes = count * datatype->size;
     if (*message == MPI_MESSAGE_NO_PROC) {
-        mica_request_proc_null(r);
+        mica_pt2pt_complete_proc_null(r);
     } else {
         mica_pt2pt_mrecv(r, m->msg);
         mica_obj_free(m);

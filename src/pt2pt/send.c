@@ -20,14 +20,14 @@ static void fill(mica_request_t *r, const void *buf, MPI_Count count, mica_type_
     r->bytes = count * type->size;
 }
 
-int mica_check_type(const mica_type_t *type)
+int mica_pt2pt_check_type(const mica_type_t *type)
 {
     return mica_type_ready(type) ? MPI_SUCCESS
         : mica_error(MPI_ERR_TYPE, "datatype is not committed: call MPI_Type_commit first");
 }
 
 /* A request that completes at once: a send to, or a receive from, MPI_PROC_NULL. */
-void mica_request_proc_null(mica_request_t *r)
+void mica_pt2pt_complete_proc_null(mica_request_t *r)
 {
     r->status = (MPI_Status){.MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG};
     mica_request_complete(r);
@@ -37,7 +37,7 @@ void mica_request_proc_null(mica_request_t *r)
 static int start_send(mica_request_t *r)
 {
     if (r->peer == MPI_PROC_NULL) {
-        mica_request_proc_null(r);
+        mica_pt2pt_complete_proc_null(r);
         return MPI_SUCCESS;
     }
     if (r->mode == MICA_SEND_BUFFERED) {
@@ -71,7 +71,7 @@ int mica_pt2pt_isend(const void *buf, MPI_Count count, mica_type_t *type, int de
 static int send_blocking(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
                          mica_comm_t *comm, enum mica_send_mode mode)
 {
-    int rc = mica_check_type(type);
+    int rc = mica_pt2pt_check_type(type);
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
     mica_lock();
@@ -94,7 +94,7 @@ static int send_blocking(const void *buf, MPI_Count count, mica_type_t *type, in
 static int send_nonblocking(const void *buf, MPI_Count count, mica_type_t *type, int dest,
                             int tag, mica_comm_t *comm, enum mica_send_mode mode, MPI_Request *request)
 {
-    int rc = mica_check_type(type);
+    int rc = mica_pt2pt_check_type(type);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_request_t *r;
@@ -109,7 +109,7 @@ static int send_nonblocking(const void *buf, MPI_Count count, mica_type_t *type,
 static int send_init(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
                      mica_comm_t *comm, enum mica_send_mode mode, MPI_Request *request)
 {
-    int rc = mica_check_type(type);
+    int rc = mica_pt2pt_check_type(type);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
@@ -214,7 +214,7 @@ static int start(mica_request_t *r, mica_errobj_t **eo)
         return mica_pcoll_start(r);
     if (r->kind == MICA_REQ_RECV) {
         if (r->peer == MPI_PROC_NULL)
-            mica_request_proc_null(r);
+            mica_pt2pt_complete_proc_null(r);
         else
             mica_pt2pt_start_recv(r);
         return MPI_SUCCESS;

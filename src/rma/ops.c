@@ -7,18 +7,19 @@
 #include "core/progress.h"
 #include "core/request.h"
 #include "pt2pt/engine.h"
+#include "pt2pt/pt2pt.h"
 #include "rma/rma.h"
 #include "core_api.h"
 
-rma_win_t *mica_rma_windows;
+mica_rma_win_t *mica_rma_windows;
 
 /* --- the target ------------------------------------------------------------------------------- */
 
 /* Keep a reply's request until it has left; its buffer goes with it (scratch). */
-static void send_reply(rma_win_t *win, int origin, void *buf, MPI_Count bytes)
+static void send_reply(mica_rma_win_t *win, int origin, void *buf, MPI_Count bytes)
 {
     mica_request_t *r = NULL;
-    if (mica_pt2pt_isend(buf, bytes, &mica_type_MPI_BYTE, origin, RMA_TAG_REPLY, win->comm,
+    if (mica_pt2pt_isend(buf, bytes, &mica_type_MPI_BYTE, origin, MICA_RMA_TAG_REPLY, win->comm,
                          MICA_CTX_PT2PT, MICA_SEND_STANDARD, &r) != MPI_SUCCESS) {
         free(buf);                    /* out of memory: the origin is left waiting */
         return;
@@ -37,7 +38,7 @@ static void send_reply(rma_win_t *win, int origin, void *buf, MPI_Count bytes)
     win->replies[win->nreplies++] = r;
 }
 
-static int reap_replies(rma_win_t *win)
+static int reap_replies(mica_rma_win_t *win)
 {
     int moved = 0, n = 0;
     for (int i = 0; i < win->nreplies; i++) {
@@ -53,12 +54,12 @@ static int reap_replies(rma_win_t *win)
     return moved;
 }
 
-void mica_rma_drain(rma_win_t *win)
+void mica_rma_drain(mica_rma_win_t *win)
 {
     MICA_WAIT_UNTIL((reap_replies(win), win->nreplies == 0));
 }
 
-static void grant(rma_win_t *win, int origin, int type)
+static void grant(mica_rma_win_t *win, int origin, int type)
 {
     if (type == MPI_LOCK_EXCLUSIVE)
         win->excl_holder = origin;
@@ -67,12 +68,12 @@ static void grant(rma_win_t *win, int origin, int type)
     send_reply(win, origin, NULL, 0);
 }
 
-static int grantable(rma_win_t *win, int type)
+static int grantable(mica_rma_win_t *win, int type)
 {
     return win->excl_holder < 0 && (type == MPI_LOCK_SHARED || win->shared_holders == 0);
 }
 
-static void lock_request(rma_win_t *win, int origin, int type)
+static void lock_request(mica_rma_win_t *win, int origin, int type)
 {
     if (win->nwaiters == 0 && grantable(win, type)) {
         grant(win, origin, type);
@@ -80,16 +81,16 @@ static void lock_request(rma_win_t *win, int origin, int type)
     }
     if (win->nwaiters == win->capwaiters) {
         int cap = win->capwaiters ? 2 * win->capwaiters : 8;
-        rma_waiter_t *p = realloc(win->waiters, cap * sizeof *p);
+        mica_rma_waiter_t *p = realloc(win->waiters, cap * sizeof *p);
         if (!p)
             return;                   /* out of memory: the origin is left waiting */
         win->waiters = p;
         win->capwaiters = cap;
     }
-    win->waiters[win->nwaiters++] = (rma_waiter_t){origin, type};
+    win->waiters[win->nwaiters++] = (mica_rma_waiter_t){origin, type};
 }
 
-static void unlock_request(rma_win_t *win, int origin)
+static void unlock_request(mica_rma_win_t *win, int origin)
 {
     if (win->excl_holder == origin)
         win->excl_holder = -1;
@@ -106,7 +107,7 @@ static void unlock_request(rma_win_t *win, int origin)
 }
 
 /* Apply one data operation to the window's memory; the old contents go to `old` if wanted. */
-static void apply(rma_win_t *win, const rma_hdr_t *h, const mica_block_t *blocks,
+static void apply(mica_rma_win_t *win, const mica_rma_hdr_t *h, const mica_block_t *blocks,
                   const char *data, char *old)
 {
     char *at = (char *)win->base + h->disp * win->disp_unit;
@@ -120,14 +121,14 @@ static void apply(rma_win_t *win, const rma_hdr_t *h, const mica_block_t *blocks
             if (old)
                 memcpy(old + pos, p, len);
             switch (h->kind) {
-            case RMA_PUT:
+            case MICA_RMA_PUT:
                 memcpy(p, data + pos, len);
                 break;
-            case RMA_ACC:
-            case RMA_GET_ACC:
+            case MICA_RMA_ACC:
+            case MICA_RMA_GET_ACC:
                 mica_op_apply(op, data + pos, p, len / basic->size, basic);
                 break;
-            case RMA_CAS:             /* data: the new value, then the compare value */
+            case MICA_RMA_CAS:        /* data: the new value, then the compare value */
                 if (!memcmp(p, data + len, len))
                     memcpy(p, data, len);
                 break;
@@ -137,22 +138,22 @@ static void apply(rma_win_t *win, const rma_hdr_t *h, const mica_block_t *blocks
     }
 }
 
-static void handle(rma_win_t *win, int origin, const char *msg)
+static void handle(mica_rma_win_t *win, int origin, const char *msg)
 {
-    const rma_hdr_t *h = (const rma_hdr_t *)msg;
+    const mica_rma_hdr_t *h = (const mica_rma_hdr_t *)msg;
     const mica_block_t *blocks = (const mica_block_t *)(h + 1);
     const char *data = (const char *)(blocks + h->nblocks);
     switch (h->kind) {
-    case RMA_LOCK:
+    case MICA_RMA_LOCK:
         lock_request(win, origin, h->lock_type);
         return;
-    case RMA_UNLOCK:
+    case MICA_RMA_UNLOCK:
         unlock_request(win, origin);
         return;
-    case RMA_FLUSH:
+    case MICA_RMA_FLUSH:
         send_reply(win, origin, NULL, 0);
         return;
-    case RMA_COMPLETE:
+    case MICA_RMA_COMPLETE:
         win->completes++;
         return;
     }
@@ -161,12 +162,12 @@ static void handle(rma_win_t *win, int origin, const char *msg)
         bytes += blocks[b].length;
     bytes *= h->count;
     char *old = NULL;
-    if (h->kind == RMA_GET || h->kind == RMA_GET_ACC || h->kind == RMA_CAS) {
+    if (h->kind == MICA_RMA_GET || h->kind == MICA_RMA_GET_ACC || h->kind == MICA_RMA_CAS) {
         old = malloc(bytes ? bytes : 1);
         if (!old)
             return;                   /* out of memory: the origin is left waiting */
     }
-    if (h->kind != RMA_GET)
+    if (h->kind != MICA_RMA_GET)
         apply(win, h, blocks, data, old);
     else
         apply(win, h, blocks, NULL, old);
@@ -174,11 +175,11 @@ static void handle(rma_win_t *win, int origin, const char *msg)
         send_reply(win, origin, old, bytes);
 }
 
-static int serve(rma_win_t *win)
+static int serve(mica_rma_win_t *win)
 {
     int moved = reap_replies(win);
     MPI_Status s;
-    while (mica_pt2pt_probe(win->comm->context, MPI_ANY_SOURCE, RMA_TAG_REQ, &s)) {
+    while (mica_pt2pt_probe(win->comm->context, MPI_ANY_SOURCE, MICA_RMA_TAG_REQ, &s)) {
         MPI_Count bytes = mica_status_count(&s);
         char *msg = malloc(bytes);
         mica_request_t *r = msg ? mica_request_new(MICA_REQ_RECV) : NULL;
@@ -186,7 +187,7 @@ static int serve(rma_win_t *win)
             free(msg);
             return moved;
         }
-        void *m = mica_pt2pt_mprobe(win->comm->context, s.MPI_SOURCE, RMA_TAG_REQ, &s);
+        void *m = mica_pt2pt_mprobe(win->comm->context, s.MPI_SOURCE, MICA_RMA_TAG_REQ, &s);
         r->buf = msg;
         r->count = bytes;
         r->type = &mica_type_MPI_BYTE;
@@ -207,7 +208,7 @@ int mica_rma_poll(void)
         return 0;
     busy = 1;
     int moved = 0;
-    for (rma_win_t *w = mica_rma_windows; w; w = w->next)
+    for (mica_rma_win_t *w = mica_rma_windows; w; w = w->next)
         moved |= serve(w);
     busy = 0;
     return moved;
@@ -215,7 +216,7 @@ int mica_rma_poll(void)
 
 /* --- the origin ------------------------------------------------------------------------------- */
 
-int mica_rma_check_epoch(rma_win_t *win, int target)
+int mica_rma_check_epoch(mica_rma_win_t *win, int target)
 {
     if (win->fence || win->lock_all || win->locked[target])
         return MPI_SUCCESS;
@@ -229,7 +230,7 @@ int mica_rma_check_epoch(rma_win_t *win, int target)
 
 /* Send (hdr, the target type's blocks, data) to `target`; receive the reply into
  * (result, rcount, rtype) when result_type is not NULL. Under the big lock. */
-static int transfer(rma_win_t *win, int target, rma_hdr_t *hdr, const mica_type_t *ttype,
+static int transfer(mica_rma_win_t *win, int target, mica_rma_hdr_t *hdr, const mica_type_t *ttype,
                     const void *data, MPI_Count dcount, const mica_type_t *dtype,
                     const void *data2, void *result, MPI_Count rcount, mica_type_t *rtype)
 {
@@ -260,10 +261,10 @@ static int transfer(rma_win_t *win, int target, rma_hdr_t *hdr, const mica_type_
     mica_request_t *rreq = NULL, *sreq = NULL;
     int rc = MPI_SUCCESS;
     if (rtype)
-        rc = mica_pt2pt_irecv(result, rcount, rtype, target, RMA_TAG_REPLY, win->comm,
+        rc = mica_pt2pt_irecv(result, rcount, rtype, target, MICA_RMA_TAG_REPLY, win->comm,
                               MICA_CTX_PT2PT, &rreq);
     if (rc == MPI_SUCCESS)
-        rc = mica_pt2pt_isend(msg, total, &mica_type_MPI_BYTE, target, RMA_TAG_REQ, win->comm,
+        rc = mica_pt2pt_isend(msg, total, &mica_type_MPI_BYTE, target, MICA_RMA_TAG_REQ, win->comm,
                               MICA_CTX_PT2PT, MICA_SEND_STANDARD, &sreq);
     if (sreq)
         rc = mica_request_wait(sreq, NULL);
@@ -276,15 +277,15 @@ static int transfer(rma_win_t *win, int target, rma_hdr_t *hdr, const mica_type_
     return rc;
 }
 
-int mica_rma_control(rma_win_t *win, int target, int kind, int lock_type, int reply)
+int mica_rma_control(mica_rma_win_t *win, int target, int kind, int lock_type, int reply)
 {
-    rma_hdr_t h = {.kind = kind, .lock_type = lock_type};
+    mica_rma_hdr_t h = {.kind = kind, .lock_type = lock_type};
     return transfer(win, target, &h, NULL, NULL, 0, NULL, NULL, NULL, 0,
                     reply ? &mica_type_MPI_BYTE : NULL);
 }
 
 /* Is the target region inside the target's window? */
-static int check_range(rma_win_t *win, int target, MPI_Aint disp, MPI_Count count,
+static int check_range(mica_rma_win_t *win, int target, MPI_Aint disp, MPI_Count count,
                        const mica_type_t *type)
 {
     if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC || count == 0 || type->size == 0)
@@ -300,13 +301,13 @@ static int check_range(rma_win_t *win, int target, MPI_Aint disp, MPI_Count coun
     return MPI_SUCCESS;
 }
 
-static int check_common(rma_win_t *win, int target, MPI_Aint disp, MPI_Count tcount,
+static int check_common(mica_rma_win_t *win, int target, MPI_Aint disp, MPI_Count tcount,
                         const mica_type_t *ttype)
 {
     if (target < 0 || target >= win->comm->size)
         return mica_error(MPI_ERR_RANK, "target_rank=%d is not a rank of the window's group "
                           "(size %d)", target, win->comm->size);
-    int rc = mica_check_type(ttype);
+    int rc = mica_pt2pt_check_type(ttype);
     if (rc == MPI_SUCCESS)
         rc = mica_rma_check_epoch(win, target);
     if (rc == MPI_SUCCESS)
@@ -345,10 +346,10 @@ static int put_or_get(int kind, void *origin_addr, MPI_Count origin_count,
                       mica_type_t *origin_datatype, int target_rank, MPI_Aint target_disp,
                       MPI_Count target_count, mica_type_t *target_datatype, mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (target_rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    int rc = mica_check_type(origin_datatype);
+    int rc = mica_pt2pt_check_type(origin_datatype);
     if (rc == MPI_SUCCESS)
         rc = check_common(win, target_rank, target_disp, target_count, target_datatype);
     if (rc == MPI_SUCCESS)
@@ -356,9 +357,9 @@ static int put_or_get(int kind, void *origin_addr, MPI_Count origin_count,
                          "the origin buffer");
     if (rc != MPI_SUCCESS)
         return rc;
-    rma_hdr_t h = {.kind = kind, .disp = target_disp, .count = target_count};
+    mica_rma_hdr_t h = {.kind = kind, .disp = target_disp, .count = target_count};
     mica_lock();
-    if (kind == RMA_PUT)
+    if (kind == MICA_RMA_PUT)
         rc = transfer(win, target_rank, &h, target_datatype, origin_addr, origin_count,
                       origin_datatype, NULL, NULL, 0, NULL);
     else
@@ -372,7 +373,7 @@ static int put(const void *origin_addr, MPI_Count origin_count, mica_type_t *ori
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                mica_type_t *target_datatype, mica_win_t *w)
 {
-    return put_or_get(RMA_PUT, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+    return put_or_get(MICA_RMA_PUT, (void *)origin_addr, origin_count, origin_datatype, target_rank,
                       target_disp, target_count, target_datatype, w);
 }
 
@@ -380,7 +381,7 @@ static int get(void *origin_addr, MPI_Count origin_count, mica_type_t *origin_da
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                mica_type_t *target_datatype, mica_win_t *w)
 {
-    return put_or_get(RMA_GET, origin_addr, origin_count, origin_datatype, target_rank,
+    return put_or_get(MICA_RMA_GET, origin_addr, origin_count, origin_datatype, target_rank,
                       target_disp, target_count, target_datatype, w);
 }
 
@@ -391,13 +392,13 @@ static int accumulate(const void *origin_addr, MPI_Count origin_count,
                       MPI_Count target_count, mica_type_t *target_datatype, mica_op_t *op,
                       mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (target_rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
     int no_op = op->predefined == MICA_OP_NO_OP;
-    int rc = no_op ? MPI_SUCCESS : mica_check_type(origin_datatype);
+    int rc = no_op ? MPI_SUCCESS : mica_pt2pt_check_type(origin_datatype);
     if (rc == MPI_SUCCESS && result_datatype)
-        rc = mica_check_type(result_datatype);
+        rc = mica_pt2pt_check_type(result_datatype);
     if (rc == MPI_SUCCESS)
         rc = check_common(win, target_rank, target_disp, target_count, target_datatype);
     if (rc == MPI_SUCCESS)
@@ -410,9 +411,10 @@ static int accumulate(const void *origin_addr, MPI_Count origin_count,
                          "the result buffer");
     if (rc != MPI_SUCCESS)
         return rc;
-    rma_hdr_t h = {.kind = result_datatype ? RMA_GET_ACC : RMA_ACC, .disp = target_disp,
-                   .count = target_count, .op = (uint32_t)op->obj.handle,
-                   .basic = (uint32_t)target_datatype->basic->obj.handle};
+    mica_rma_hdr_t h = {.kind = result_datatype ? MICA_RMA_GET_ACC : MICA_RMA_ACC,
+                        .disp = target_disp, .count = target_count,
+                        .op = (uint32_t)op->obj.handle,
+                        .basic = (uint32_t)target_datatype->basic->obj.handle};
     mica_lock();
     rc = transfer(win, target_rank, &h, target_datatype, origin_addr, no_op ? 0 : origin_count,
                   no_op ? NULL : origin_datatype, NULL, result_addr, result_count,
@@ -470,7 +472,7 @@ int mica_compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                           mica_type_t *datatype, int target_rank, MPI_Aint target_disp,
                           mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (target_rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
     if (!mica_type_is_predefined(datatype) || !datatype->basic)
@@ -483,7 +485,7 @@ int mica_compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     int rc = check_common(win, target_rank, target_disp, 1, datatype);
     if (rc != MPI_SUCCESS)
         return rc;
-    rma_hdr_t h = {.kind = RMA_CAS, .disp = target_disp, .count = 1};
+    mica_rma_hdr_t h = {.kind = MICA_RMA_CAS, .disp = target_disp, .count = 1};
     mica_lock();
     rc = transfer(win, target_rank, &h, datatype, origin_addr, 1, datatype, compare_addr,
                   result_addr, 1, datatype);

@@ -16,17 +16,17 @@
 #include "core/op.h"
 
 /* Message tags on the window's private communicator. */
-enum { RMA_TAG_REQ = 1, RMA_TAG_REPLY = 2, RMA_TAG_POST = 3 };
+enum { MICA_RMA_TAG_REQ = 1, MICA_RMA_TAG_REPLY = 2, MICA_RMA_TAG_POST = 3 };
 
-enum rma_kind {
-    RMA_PUT = 1, RMA_GET, RMA_ACC, RMA_GET_ACC, RMA_CAS,
-    RMA_LOCK, RMA_UNLOCK, RMA_FLUSH, RMA_COMPLETE
+enum mica_rma_kind {
+    MICA_RMA_PUT = 1, MICA_RMA_GET, MICA_RMA_ACC, MICA_RMA_GET_ACC, MICA_RMA_CAS,
+    MICA_RMA_LOCK, MICA_RMA_UNLOCK, MICA_RMA_FLUSH, MICA_RMA_COMPLETE
 };
 
 /* The header of an operation's message; nblocks mica_block_t and the data follow. */
-typedef struct rma_hdr {
-    int32_t kind;                     /* enum rma_kind */
-    int32_t lock_type;                /* RMA_LOCK: MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED */
+typedef struct mica_rma_hdr {
+    int32_t kind;                     /* enum mica_rma_kind */
+    int32_t lock_type;                /* MICA_RMA_LOCK: MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED */
     uint32_t op;                      /* accumulates: the predefined operation's handle */
     uint32_t basic;                   /* accumulates: the target's predefined basic type handle */
     MPI_Aint disp;                    /* target displacement, in disp units */
@@ -34,12 +34,12 @@ typedef struct rma_hdr {
     MPI_Aint extent;                  /* the target datatype's extent */
     int64_t nblocks;                  /* the target datatype's blocks in one element */
     MPI_Count bytes;                  /* data bytes after the blocks */
-} rma_hdr_t;
+} mica_rma_hdr_t;
 
-typedef struct rma_waiter { int rank, type; } rma_waiter_t;
+typedef struct mica_rma_waiter { int rank, type; } mica_rma_waiter_t;
 
 /* The window: a mica_win_t (the handle's object) followed by the state. */
-typedef struct rma_win {
+typedef struct mica_rma_win {
     mica_win_t w;
     mica_comm_t *comm;                /* the private duplicate */
     MPI_Comm comm_handle;
@@ -51,7 +51,7 @@ typedef struct rma_win {
     MPI_Aint *sizes;                  /* every process's size and disp unit (origin checks) */
     int *disp_units;
     char name[MPI_MAX_OBJECT_NAME];
-    struct rma_win *next;             /* the list the progress engine serves */
+    struct mica_rma_win *next;        /* the list the progress engine serves */
 
     /* Origin: the epochs open. */
     int fence;                        /* a fence epoch may be open */
@@ -64,29 +64,26 @@ typedef struct rma_win {
     /* Target: lock state, PSCW exposure, replies in flight. */
     int excl_holder;                  /* -1: no exclusive lock */
     int shared_holders;
-    rma_waiter_t *waiters;
+    mica_rma_waiter_t *waiters;
     int nwaiters, capwaiters;
     int exposed;                      /* MPI_Win_post's group size, -1: no exposure epoch */
     int completes;                    /* COMPLETE messages of this exposure epoch so far */
     mica_request_t **replies;
     int nreplies, capreplies;
-} rma_win_t;
+} mica_rma_win_t;
 
-static inline rma_win_t *rma_win(mica_win_t *w) { return (rma_win_t *)w; }
-
-/* pt2pt/send.c: a datatype usable for communication? */
-int mica_check_type(const mica_type_t *type);
+static inline mica_rma_win_t *mica_rma_win(mica_win_t *w) { return (mica_rma_win_t *)w; }
 
 /* The progress engine's hook: apply the operations that arrived. Under the big lock. */
 int mica_rma_poll(void);
 
-extern rma_win_t *mica_rma_windows;
+extern mica_rma_win_t *mica_rma_windows;
 
 /* Send a control message (no data) to `target` and, if `reply`, wait for its answer. */
-int mica_rma_control(rma_win_t *win, int target, int kind, int lock_type, int reply);
+int mica_rma_control(mica_rma_win_t *win, int target, int kind, int lock_type, int reply);
 /* May operations go to `target` now (an access epoch covers it)? */
-int mica_rma_check_epoch(rma_win_t *win, int target);
+int mica_rma_check_epoch(mica_rma_win_t *win, int target);
 /* Wait until every reply this process sent for `win` has left. */
-void mica_rma_drain(rma_win_t *win);
+void mica_rma_drain(mica_rma_win_t *win);
 
 #endif

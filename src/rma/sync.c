@@ -11,23 +11,23 @@
 #include "rma/rma.h"
 #include "core_api.h"
 
-static int any_passive(rma_win_t *win)
+static int any_passive(mica_rma_win_t *win)
 {
     return win->lock_all || win->nlocked > 0;
 }
 
 /* Flush every target in parallel: all FLUSH messages out, then all answers in. */
-static int flush_all(rma_win_t *win)
+static int flush_all(mica_rma_win_t *win)
 {
     int n = win->comm->size, rc = MPI_SUCCESS;
     for (int t = 0; t < n && rc == MPI_SUCCESS; t++)
-        rc = mica_rma_control(win, t, RMA_FLUSH, 0, 1);
+        rc = mica_rma_control(win, t, MICA_RMA_FLUSH, 0, 1);
     return rc;
 }
 
 int mica_win_fence(int assert, mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (any_passive(win) || win->access || win->exposed >= 0)
         return mica_error(MPI_ERR_RMA_SYNC, "win has a lock or PSCW epoch open: MPI_Win_fence "
                           "cannot be called");
@@ -42,7 +42,7 @@ int mica_win_fence(int assert, mica_win_t *w)
     return rc;
 }
 
-static int check_rank(rma_win_t *win, int rank)
+static int check_rank(mica_rma_win_t *win, int rank)
 {
     if (rank < 0 || rank >= win->comm->size)
         return mica_error(MPI_ERR_RANK, "rank=%d is not a rank of the window's group (size %d)",
@@ -53,7 +53,7 @@ static int check_rank(rma_win_t *win, int rank)
 int mica_win_lock(int lock_type, int rank, int assert, mica_win_t *w)
 {
     (void)assert;
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (lock_type != MPI_LOCK_EXCLUSIVE && lock_type != MPI_LOCK_SHARED)
         return mica_error(MPI_ERR_LOCKTYPE, "lock_type=%d is neither MPI_LOCK_EXCLUSIVE nor "
                           "MPI_LOCK_SHARED", lock_type);
@@ -66,7 +66,7 @@ int mica_win_lock(int lock_type, int rank, int assert, mica_win_t *w)
         return mica_error(MPI_ERR_RMA_SYNC, "an access epoch to rank=%d is already open (a "
                           "fence epoch ends with MPI_Win_fence(MPI_MODE_NOSUCCEED))", rank);
     mica_lock();
-    rc = mica_rma_control(win, rank, RMA_LOCK, lock_type, 1);
+    rc = mica_rma_control(win, rank, MICA_RMA_LOCK, lock_type, 1);
     mica_unlock();
     if (rc == MPI_SUCCESS) {
         win->locked[rank] = lock_type;
@@ -78,7 +78,7 @@ int mica_win_lock(int lock_type, int rank, int assert, mica_win_t *w)
 
 int mica_win_unlock(int rank, mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
     int rc = check_rank(win, rank);
@@ -87,7 +87,7 @@ int mica_win_unlock(int rank, mica_win_t *w)
     if (!win->locked[rank])
         return mica_error(MPI_ERR_RMA_SYNC, "rank=%d is not locked by MPI_Win_lock", rank);
     mica_lock();
-    rc = mica_rma_control(win, rank, RMA_UNLOCK, 0, 1);
+    rc = mica_rma_control(win, rank, MICA_RMA_UNLOCK, 0, 1);
     mica_unlock();
     win->locked[rank] = 0;
     win->nlocked--;
@@ -97,13 +97,13 @@ int mica_win_unlock(int rank, mica_win_t *w)
 int mica_win_lock_all(int assert, mica_win_t *w)
 {
     (void)assert;
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (any_passive(win) || win->access || win->fence)
         return mica_error(MPI_ERR_RMA_SYNC, "an access epoch of win is already open");
     int rc = MPI_SUCCESS;
     mica_lock();
     for (int t = 0; t < win->comm->size && rc == MPI_SUCCESS; t++)
-        rc = mica_rma_control(win, t, RMA_LOCK, MPI_LOCK_SHARED, 1);
+        rc = mica_rma_control(win, t, MICA_RMA_LOCK, MPI_LOCK_SHARED, 1);
     mica_unlock();
     if (rc == MPI_SUCCESS) {
         win->lock_all = 1;
@@ -114,13 +114,13 @@ int mica_win_lock_all(int assert, mica_win_t *w)
 
 int mica_win_unlock_all(mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (!win->lock_all)
         return mica_error(MPI_ERR_RMA_SYNC, "win is not locked by MPI_Win_lock_all");
     int rc = MPI_SUCCESS;
     mica_lock();
     for (int t = 0; t < win->comm->size; t++) {
-        int e = mica_rma_control(win, t, RMA_UNLOCK, 0, 1);
+        int e = mica_rma_control(win, t, MICA_RMA_UNLOCK, 0, 1);
         if (rc == MPI_SUCCESS)
             rc = e;
     }
@@ -129,7 +129,7 @@ int mica_win_unlock_all(mica_win_t *w)
     return rc;
 }
 
-static int check_passive(rma_win_t *win, int rank)
+static int check_passive(mica_rma_win_t *win, int rank)
 {
     if (rank != MPI_PROC_NULL && !win->lock_all && !win->locked[rank])
         return mica_error(MPI_ERR_RMA_SYNC, "no passive target epoch is open to rank=%d", rank);
@@ -138,7 +138,7 @@ static int check_passive(rma_win_t *win, int rank)
 
 int mica_win_flush(int rank, mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
     int rc = check_rank(win, rank);
@@ -147,21 +147,21 @@ int mica_win_flush(int rank, mica_win_t *w)
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = mica_rma_control(win, rank, RMA_FLUSH, 0, 1);
+    rc = mica_rma_control(win, rank, MICA_RMA_FLUSH, 0, 1);
     mica_unlock();
     return rc;
 }
 
 int mica_win_flush_all(mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (!any_passive(win))
         return mica_error(MPI_ERR_RMA_SYNC, "no passive target epoch is open on win");
     int rc = MPI_SUCCESS;
     mica_lock();
     for (int t = 0; t < win->comm->size && rc == MPI_SUCCESS; t++)
         if (win->lock_all || win->locked[t])
-            rc = mica_rma_control(win, t, RMA_FLUSH, 0, 1);
+            rc = mica_rma_control(win, t, MICA_RMA_FLUSH, 0, 1);
     mica_unlock();
     return rc;
 }
@@ -169,7 +169,7 @@ int mica_win_flush_all(mica_win_t *w)
 /* Operations return once the origin buffer is free again: local flushes have nothing to do. */
 int mica_win_flush_local(int rank, mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
     int rc = check_rank(win, rank);
@@ -178,7 +178,7 @@ int mica_win_flush_local(int rank, mica_win_t *w)
 
 int mica_win_flush_local_all(mica_win_t *w)
 {
-    if (!any_passive(rma_win(w)))
+    if (!any_passive(mica_rma_win(w)))
         return mica_error(MPI_ERR_RMA_SYNC, "no passive target epoch is open on win");
     return MPI_SUCCESS;
 }
@@ -194,7 +194,7 @@ int mica_win_sync(mica_win_t *win)
 /* --- PSCW ------------------------------------------------------------------------------------- */
 
 /* The ranks in the window's group of the members of `group`; NULL with *rc set on failure. */
-static int *group_ranks(rma_win_t *win, mica_group_t *group, int *rc)
+static int *group_ranks(mica_rma_win_t *win, mica_group_t *group, int *rc)
 {
     int *ranks = malloc((group->size ? group->size : 1) * sizeof *ranks);
     if (!ranks) {
@@ -217,20 +217,20 @@ static int *group_ranks(rma_win_t *win, mica_group_t *group, int *rc)
 }
 
 /* MPI_Win_post tells each origin, on the window's point-to-point context. */
-static int post_message(rma_win_t *win, int rank, int send)
+static int post_message(mica_rma_win_t *win, int rank, int send)
 {
     mica_request_t *r = NULL;
-    int rc = send ? mica_pt2pt_isend(NULL, 0, &mica_type_MPI_BYTE, rank, RMA_TAG_POST, win->comm,
-                                     MICA_CTX_PT2PT, MICA_SEND_STANDARD, &r)
-                  : mica_pt2pt_irecv(NULL, 0, &mica_type_MPI_BYTE, rank, RMA_TAG_POST, win->comm,
-                                     MICA_CTX_PT2PT, &r);
+    int rc = send ? mica_pt2pt_isend(NULL, 0, &mica_type_MPI_BYTE, rank, MICA_RMA_TAG_POST,
+                                     win->comm, MICA_CTX_PT2PT, MICA_SEND_STANDARD, &r)
+                  : mica_pt2pt_irecv(NULL, 0, &mica_type_MPI_BYTE, rank, MICA_RMA_TAG_POST,
+                                     win->comm, MICA_CTX_PT2PT, &r);
     return rc == MPI_SUCCESS ? mica_request_wait(r, NULL) : rc;
 }
 
 int mica_win_post(mica_group_t *group, int assert, mica_win_t *w)
 {
     (void)assert;
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (win->exposed >= 0 || win->fence)
         return mica_error(MPI_ERR_RMA_SYNC, "an exposure epoch of win is already open");
     int rc;
@@ -250,7 +250,7 @@ int mica_win_post(mica_group_t *group, int assert, mica_win_t *w)
 int mica_win_start(mica_group_t *group, int assert, mica_win_t *w)
 {
     (void)assert;
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (win->access || any_passive(win) || win->fence)
         return mica_error(MPI_ERR_RMA_SYNC, "an access epoch of win is already open");
     int rc;
@@ -272,13 +272,13 @@ int mica_win_start(mica_group_t *group, int assert, mica_win_t *w)
 
 int mica_win_complete(mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (!win->access)
         return mica_error(MPI_ERR_RMA_SYNC, "no access epoch was started by MPI_Win_start");
     int rc = MPI_SUCCESS;
     mica_lock();
     for (int i = 0; i < win->naccess; i++) {
-        int e = mica_rma_control(win, win->access[i], RMA_COMPLETE, 0, 0);
+        int e = mica_rma_control(win, win->access[i], MICA_RMA_COMPLETE, 0, 0);
         if (rc == MPI_SUCCESS)
             rc = e;
     }
@@ -291,7 +291,7 @@ int mica_win_complete(mica_win_t *w)
 
 int mica_win_wait(mica_win_t *w)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (win->exposed < 0)
         return mica_error(MPI_ERR_RMA_SYNC, "no exposure epoch was started by MPI_Win_post");
     mica_lock();
@@ -303,7 +303,7 @@ int mica_win_wait(mica_win_t *w)
 
 int mica_win_test(mica_win_t *w, int *flag)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     if (win->exposed < 0)
         return mica_error(MPI_ERR_RMA_SYNC, "no exposure epoch was started by MPI_Win_post");
     mica_lock();

@@ -9,9 +9,7 @@
 #include "rma/rma.h"
 #include "core_api.h"
 
-void mica_errhandler_release(mica_errhandler_t *eh);
-
-static void destroy(rma_win_t *win)
+static void destroy(mica_rma_win_t *win)
 {
     if (win->comm_handle != MPI_COMM_NULL)
         mica_comm_free(&win->comm_handle);
@@ -38,7 +36,7 @@ static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_comm_t *comm
         return mica_error(MPI_ERR_SIZE, "size=%ld is negative", (long)size);
     if (disp_unit <= 0 || disp_unit > INT32_MAX)
         return mica_error(MPI_ERR_DISP, "disp_unit=%ld is not positive", (long)disp_unit);
-    rma_win_t *win = mica_obj_new(MICA_WIN, sizeof *win);
+    mica_rma_win_t *win = mica_obj_new(MICA_WIN, sizeof *win);
     if (!win)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a window");
     win->comm_handle = MPI_COMM_NULL;
@@ -109,7 +107,7 @@ int mica_win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, mica_info_t *info, mi
         free(base);
         return rc;
     }
-    rma_win(mica_win_lookup(*win))->owns_base = 1;
+    mica_rma_win(mica_win_lookup(*win))->owns_base = 1;
     *(void **)baseptr = base;
     return MPI_SUCCESS;
 }
@@ -124,7 +122,7 @@ int mica_win_create_dynamic(mica_info_t *info, mica_comm_t *comm, MPI_Win *win)
 
 int mica_win_attach(mica_win_t *win, void *base, MPI_Aint size)
 {
-    if (rma_win(win)->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+    if (mica_rma_win(win)->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return mica_error(MPI_ERR_RMA_FLAVOR, "win was not made by MPI_Win_create_dynamic");
     if (size < 0)
         return mica_error(MPI_ERR_SIZE, "size=%ld is negative", (long)size);
@@ -136,14 +134,14 @@ int mica_win_attach(mica_win_t *win, void *base, MPI_Aint size)
 int mica_win_detach(mica_win_t *win, const void *base)
 {
     (void)base;
-    if (rma_win(win)->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+    if (mica_rma_win(win)->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return mica_error(MPI_ERR_RMA_FLAVOR, "win was not made by MPI_Win_create_dynamic");
     return MPI_SUCCESS;
 }
 
 int mica_win_free(MPI_Win *handle)
 {
-    rma_win_t *win = rma_win(mica_win_lookup(*handle));
+    mica_rma_win_t *win = mica_rma_win(mica_win_lookup(*handle));
     if (win->lock_all || win->nlocked || win->access || win->exposed >= 0)
         return mica_error(MPI_ERR_RMA_SYNC, "win has an epoch open: close it before "
                           "MPI_Win_free");
@@ -151,7 +149,7 @@ int mica_win_free(MPI_Win *handle)
     mica_lock();
     int rc = mica_coll_barrier(win->comm);
     mica_rma_drain(win);
-    for (rma_win_t **p = &mica_rma_windows; *p; p = &(*p)->next)
+    for (mica_rma_win_t **p = &mica_rma_windows; *p; p = &(*p)->next)
         if (*p == win) {
             *p = win->next;
             break;
@@ -164,14 +162,14 @@ int mica_win_free(MPI_Win *handle)
 
 int mica_win_get_group(mica_win_t *win, MPI_Group *group)
 {
-    return mica_comm_group(rma_win(win)->comm, group);
+    return mica_comm_group(mica_rma_win(win)->comm, group);
 }
 
 int mica_win_set_name(mica_win_t *win, const char *win_name)
 {
     if (!win_name)
         return mica_error(MPI_ERR_ARG, "win_name is NULL");
-    snprintf(rma_win(win)->name, MPI_MAX_OBJECT_NAME, "%s", win_name);
+    snprintf(mica_rma_win(win)->name, MPI_MAX_OBJECT_NAME, "%s", win_name);
     return MPI_SUCCESS;
 }
 
@@ -179,8 +177,8 @@ int mica_win_get_name(mica_win_t *win, char *win_name, int *resultlen)
 {
     if (!win_name)
         return mica_error(MPI_ERR_ARG, "win_name is NULL");
-    *resultlen = (int)strlen(rma_win(win)->name);
-    memcpy(win_name, rma_win(win)->name, *resultlen + 1);
+    *resultlen = (int)strlen(mica_rma_win(win)->name);
+    memcpy(win_name, mica_rma_win(win)->name, *resultlen + 1);
     return MPI_SUCCESS;
 }
 
@@ -228,7 +226,7 @@ int mica_win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
 /* The predefined attributes only: user window keyvals are not implemented yet. */
 int mica_win_get_attr(mica_win_t *w, int win_keyval, void *attribute_val, int *flag)
 {
-    rma_win_t *win = rma_win(w);
+    mica_rma_win_t *win = mica_rma_win(w);
     static const int model = MPI_WIN_UNIFIED;
     void *v;
     switch (win_keyval) {
