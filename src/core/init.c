@@ -11,7 +11,7 @@
 #include "core/progress.h"
 #include "pt2pt/engine.h"
 #include "runtime/boot.h"
-#include "transport/shm.h"
+#include "transport/transport.h"
 #include "core/state.h"
 #include "core_api.h"
 
@@ -48,7 +48,7 @@ int mica_runtime_start(void)
     int rc = 0;
     if (runtime_refs++ == 0) {
         mica_boot_t boot;
-        rc = mica_boot_init(&boot) || mica_shm_init(&boot) ||
+        rc = mica_boot_init(&boot) || mica_transport_init(&boot) ||
              mica_pt2pt_init(boot.rank, boot.size);
         if (rc) {
             runtime_refs--;
@@ -82,7 +82,7 @@ int mica_runtime_stop(void)
         rc = mica_boot_fence();
         mica_runtime_up = 0;
         mica_pt2pt_finalize();
-        mica_shm_finalize();
+        mica_transport_finalize();
         mica_unlock();
     }
     pthread_mutex_unlock(&runtime_lock);

@@ -1,6 +1,6 @@
 /* The point-to-point engine: matching (posted receives and unexpected messages, MPI's
  * non-overtaking order), the eager and rendezvous protocols of proto.h, and the queues of
- * packets waiting for room in a ring. Every function here runs under the big lock. */
+ * packets waiting for room in the transport. Every function here runs under the big lock. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +8,7 @@
 #include "core/request.h"
 #include "pt2pt/engine.h"
 #include "pt2pt/proto.h"
-#include "transport/shm.h"
+#include "transport/transport.h"
 
 /* Request states. */
 enum { ST_NEW, ST_QUEUED, ST_WAIT_CTS, ST_WAIT_ACK, ST_STREAM, ST_POSTED, ST_RECEIVING };
@@ -23,14 +23,16 @@ typedef struct umsg {
     char data[];                      /* an eager message's payload */
 } umsg_t;
 
-/* A control packet (CTS, ACK) waiting for room in its ring. */
+/* A control packet (CTS, ACK) waiting for room in the transport. */
 typedef struct ctl {
     struct ctl *next;
-    mica_pkt_t pkt;
+    unsigned am;
+    mica_pt2pt_hdr_t hdr;
 } ctl_t;
 
 typedef struct peer {
-    mica_request_t *head, *tail;      /* sends not fully handed to the ring yet, in order */
+    const mica_transport_t *tp;       /* what carries packets to and from this peer */
+    mica_request_t *head, *tail;      /* sends not fully handed to the transport yet, in order */
     ctl_t *ctl_head, *ctl_tail;
 } peer_t;
 
@@ -55,14 +57,19 @@ int mica_pt2pt_init(int rank, int size)
     pt.size = size;
     pt.peers = calloc(size, sizeof *pt.peers);
     pt.unexp_tail = &pt.unexp_head;
-    size_t max = mica_shm_max_payload();
+    if (!pt.peers)
+        return -1;
     pt.eager_limit = env_size("MICA_EAGER_LIMIT", 16384);
     pt.chunk = env_size("MICA_CHUNK", 32768);
-    if (pt.eager_limit > max)
-        pt.eager_limit = max;
-    if (pt.chunk > max)
-        pt.chunk = max;
-    return pt.peers ? 0 : -1;
+    for (int w = 0; w < size; w++) {  /* one eager limit and chunk: the smallest packet wins */
+        pt.peers[w].tp = mica_transport_of(w);
+        size_t max = pt.peers[w].tp->payload_limit();
+        if (pt.eager_limit > max)
+            pt.eager_limit = max;
+        if (pt.chunk > max)
+            pt.chunk = max;
+    }
+    return 0;
 }
 
 void mica_pt2pt_finalize(void)
@@ -140,25 +147,21 @@ static void queue(peer_t *p, mica_request_t *r)
     p->tail = r;
 }
 
-static void ctl_send(int world, int type, uint64_t sreq, uint64_t rreq, uint64_t size)
+static void ctl_send(int world, unsigned am, uint64_t sreq, uint64_t rreq, uint64_t size)
 {
     peer_t *p = &pt.peers[world];
-    mica_pkt_t *pkt = p->ctl_head ? NULL : mica_shm_reserve(world, 0);
-    ctl_t *c = NULL;
-    if (!pkt) {                       /* the ring is full: keep it for the next flush */
-        if (!(c = calloc(1, sizeof *c)))
-            abort();                  /* out of memory in the progress engine: nothing is safe */
-        pkt = &c->pkt;
-    }
-    pkt->type = (uint16_t)type;
-    pkt->sreq = sreq;
-    pkt->rreq = rreq;
-    pkt->size = size;
-    pkt->len = 0;
-    if (!c) {
-        mica_shm_send(world, pkt);
+    mica_transport_pkt_t *pkt = p->ctl_head ? NULL : p->tp->send_begin(world, 0);
+    mica_pt2pt_hdr_t hdr = {.sreq = sreq, .rreq = rreq, .size = size};
+    if (pkt) {
+        pkt->am = (uint16_t)am;
+        *mica_pt2pt_hdr(pkt) = hdr;
+        p->tp->send_commit(world, pkt);
         return;
     }
+    ctl_t *c = malloc(sizeof *c);     /* no room: keep it for the next flush */
+    if (!c)
+        abort();                      /* out of memory in the progress engine: nothing is safe */
+    *c = (ctl_t){.am = am, .hdr = hdr};
     if (!p->head && !p->ctl_head)
         pt.busy++;
     if (p->ctl_tail)
@@ -168,39 +171,43 @@ static void ctl_send(int world, int type, uint64_t sreq, uint64_t rreq, uint64_t
     p->ctl_tail = c;
 }
 
-/* Hand what fits of request r (at the head of its peer's queue) to the ring: 1 when all is. */
+/* Hand what fits of request r (at the head of its peer's queue) to the transport: 1 when all
+ * is. */
 static int push(mica_request_t *r, int world)
 {
+    const mica_transport_t *tp = pt.peers[world].tp;
     if (r->state == ST_STREAM) {
         while (r->moved < r->total) {
             size_t n = r->total - r->moved < (MPI_Count)pt.chunk ? (size_t)(r->total - r->moved) : pt.chunk;
-            mica_pkt_t *pkt = mica_shm_reserve(world, n);
+            mica_transport_pkt_t *pkt = tp->send_begin(world, n);
             if (!pkt)
                 return 0;
-            pkt->type = MICA_PKT_DATA;
-            pkt->rreq = r->remote;
-            pkt->offset = (uint64_t)r->moved;
-            pack_out(r, r->moved, mica_pkt_payload(pkt), n);
-            mica_shm_send(world, pkt);
+            pkt->am = MICA_PT2PT_DATA;
+            mica_pt2pt_hdr_t *h = mica_pt2pt_hdr(pkt);
+            h->rreq = r->remote;
+            h->offset = (uint64_t)r->moved;
+            pack_out(r, r->moved, mica_transport_payload(pkt), n);
+            tp->send_commit(world, pkt);
             r->moved += n;
         }
         finish_send(r);
         return 1;
     }
     int eager = r->bytes <= (MPI_Count)pt.eager_limit;
-    mica_pkt_t *pkt = mica_shm_reserve(world, eager ? (size_t)r->bytes : 0);
+    mica_transport_pkt_t *pkt = tp->send_begin(world, eager ? (size_t)r->bytes : 0);
     if (!pkt)
         return 0;
-    pkt->type = eager ? MICA_PKT_EAGER : MICA_PKT_RTS;
-    pkt->flags = r->mode == MICA_SEND_SYNC ? MICA_PKT_SYNC : 0;
-    pkt->context = r->context;
-    pkt->src = r->comm->rank;
-    pkt->tag = r->tag;
-    pkt->size = (uint64_t)r->bytes;
-    pkt->sreq = (uint64_t)(uintptr_t)r;
+    pkt->am = eager ? MICA_PT2PT_EAGER : MICA_PT2PT_RTS;
+    mica_pt2pt_hdr_t *h = mica_pt2pt_hdr(pkt);
+    h->flags = r->mode == MICA_SEND_SYNC ? MICA_PT2PT_SYNC : 0;
+    h->context = r->context;
+    h->src = r->comm->rank;
+    h->tag = r->tag;
+    h->size = (uint64_t)r->bytes;
+    h->sreq = (uint64_t)(uintptr_t)r;
     if (eager && r->bytes)
-        pack_out(r, 0, mica_pkt_payload(pkt), (size_t)r->bytes);
-    mica_shm_send(world, pkt);
+        pack_out(r, 0, mica_transport_payload(pkt), (size_t)r->bytes);
+    tp->send_commit(world, pkt);
     if (!eager)
         r->state = ST_WAIT_CTS;
     else if (r->mode == MICA_SEND_SYNC)
@@ -210,19 +217,19 @@ static int push(mica_request_t *r, int world)
     return 1;
 }
 
-/* Hand what fits of the queued packets for `world` to its ring; 1 if anything moved. */
+/* Hand what fits of the queued packets for `world` to the transport; 1 if anything moved. */
 static int flush(int world)
 {
     peer_t *p = &pt.peers[world];
     int moved = 0;
     while (p->ctl_head) {
-        mica_pkt_t *pkt = mica_shm_reserve(world, 0);
+        ctl_t *c = p->ctl_head;
+        mica_transport_pkt_t *pkt = p->tp->send_begin(world, 0);
         if (!pkt)
             return moved;
-        ctl_t *c = p->ctl_head;
-        memcpy((char *)pkt + sizeof pkt->slots, (char *)&c->pkt + sizeof pkt->slots,
-               sizeof *pkt - sizeof pkt->slots);
-        mica_shm_send(world, pkt);
+        pkt->am = (uint16_t)c->am;
+        *mica_pt2pt_hdr(pkt) = c->hdr;
+        p->tp->send_commit(world, pkt);
         p->ctl_head = c->next;
         if (!p->ctl_head)
             p->ctl_tail = NULL;
@@ -251,20 +258,23 @@ int mica_pt2pt_send_now(const void *buf, MPI_Count count, mica_type_t *type, int
     peer_t *p = &pt.peers[world];
     if (bytes > (MPI_Count)pt.eager_limit || p->head || p->ctl_head)
         return 0;
-    mica_pkt_t *pkt = mica_shm_reserve(world, (size_t)bytes);
+    const mica_transport_t *tp = p->tp;
+    mica_transport_pkt_t *pkt = tp->send_begin(world, (size_t)bytes);
     if (!pkt)
         return 0;
-    pkt->type = MICA_PKT_EAGER;
-    pkt->flags = 0;
-    pkt->context = context;
-    pkt->src = comm->rank;
-    pkt->tag = tag;
-    pkt->size = (uint64_t)bytes;
+    pkt->am = MICA_PT2PT_EAGER;
+    mica_pt2pt_hdr_t *h = mica_pt2pt_hdr(pkt);
+    h->flags = 0;
+    h->context = context;
+    h->src = comm->rank;
+    h->tag = tag;
+    h->size = (uint64_t)bytes;
+    void *payload = mica_transport_payload(pkt);
     if (type->contiguous)
-        memcpy(mica_pkt_payload(pkt), (const char *)buf + type->true_lb, (size_t)bytes);
+        memcpy(payload, (const char *)buf + type->true_lb, (size_t)bytes);
     else
-        mica_type_pack(buf, count, type, 0, mica_pkt_payload(pkt), bytes);
-    mica_shm_send(world, pkt);
+        mica_type_pack(buf, count, type, 0, payload, bytes);
+    tp->send_commit(world, pkt);
     return 1;
 }
 
@@ -295,7 +305,7 @@ static void accept_rts(mica_request_t *r, int world, int src, int tag, uint64_t 
     r->status.MPI_TAG = tag;
     r->remote = size;                 /* a receive keeps the message's full size here */
     r->state = ST_RECEIVING;
-    ctl_send(world, MICA_PKT_CTS, sreq, (uint64_t)(uintptr_t)r, (uint64_t)r->total);
+    ctl_send(world, MICA_PT2PT_CTS, sreq, (uint64_t)(uintptr_t)r, (uint64_t)r->total);
     if (!r->total)
         finish_recv(r, src, tag, (MPI_Count)size, 0);
 }
@@ -330,39 +340,40 @@ static mica_request_t *match_posted(uint32_t context, int src, int tag)
     return NULL;
 }
 
-static void handle(int world, mica_pkt_t *pkt)
+static void handle(int world, mica_transport_pkt_t *pkt)
 {
-    switch (pkt->type) {
-    case MICA_PKT_EAGER:
-    case MICA_PKT_RTS: {
-        mica_request_t *r = match_posted(pkt->context, pkt->src, pkt->tag);
-        if (r && pkt->type == MICA_PKT_RTS) {
-            accept_rts(r, world, pkt->src, pkt->tag, pkt->size, pkt->sreq);
+    const mica_pt2pt_hdr_t *h = mica_pt2pt_hdr(pkt);
+    switch (pkt->am) {
+    case MICA_PT2PT_EAGER:
+    case MICA_PT2PT_RTS: {
+        mica_request_t *r = match_posted(h->context, h->src, h->tag);
+        if (r && pkt->am == MICA_PT2PT_RTS) {
+            accept_rts(r, world, h->src, h->tag, h->size, h->sreq);
             return;
         }
         if (r) {
-            deliver_eager(r, pkt->src, pkt->tag, mica_pkt_payload(pkt), pkt->size);
+            deliver_eager(r, h->src, h->tag, mica_transport_payload(pkt), h->size);
         } else {
-            size_t keep = pkt->type == MICA_PKT_EAGER ? pkt->size : 0;
+            size_t keep = pkt->am == MICA_PT2PT_EAGER ? h->size : 0;
             umsg_t *u = malloc(sizeof *u + keep);
             if (!u)
                 abort();
-            *u = (umsg_t){.context = pkt->context, .src = pkt->src, .tag = pkt->tag, .world = world,
-                          .sync = pkt->flags & MICA_PKT_SYNC, .rts = pkt->type == MICA_PKT_RTS,
-                          .size = pkt->size, .sreq = pkt->sreq};
-            memcpy(u->data, mica_pkt_payload(pkt), keep);
+            *u = (umsg_t){.context = h->context, .src = h->src, .tag = h->tag, .world = world,
+                          .sync = h->flags & MICA_PT2PT_SYNC, .rts = pkt->am == MICA_PT2PT_RTS,
+                          .size = h->size, .sreq = h->sreq};
+            memcpy(u->data, mica_transport_payload(pkt), keep);
             *pt.unexp_tail = u;
             pt.unexp_tail = &u->next;
             return;
         }
-        if (pkt->flags & MICA_PKT_SYNC)
-            ctl_send(world, MICA_PKT_ACK, pkt->sreq, 0, 0);
+        if (h->flags & MICA_PT2PT_SYNC)
+            ctl_send(world, MICA_PT2PT_ACK, h->sreq, 0, 0);
         return;
     }
-    case MICA_PKT_CTS: {
-        mica_request_t *r = (mica_request_t *)(uintptr_t)pkt->sreq;
-        r->total = (MPI_Count)pkt->size;
-        r->remote = pkt->rreq;
+    case MICA_PT2PT_CTS: {
+        mica_request_t *r = (mica_request_t *)(uintptr_t)h->sreq;
+        r->total = (MPI_Count)h->size;
+        r->remote = h->rreq;
         r->moved = 0;
         r->state = ST_STREAM;
         if (!r->total)
@@ -373,17 +384,17 @@ static void handle(int world, mica_pkt_t *pkt)
             queue(&pt.peers[world], r);
         return;
     }
-    case MICA_PKT_DATA: {
-        mica_request_t *r = (mica_request_t *)(uintptr_t)pkt->rreq;
-        mica_type_unpack(r->buf, r->count, r->type, (MPI_Count)pkt->offset, mica_pkt_payload(pkt),
+    case MICA_PT2PT_DATA: {
+        mica_request_t *r = (mica_request_t *)(uintptr_t)h->rreq;
+        mica_type_unpack(r->buf, r->count, r->type, (MPI_Count)h->offset, mica_transport_payload(pkt),
                          (MPI_Count)pkt->len);
         r->moved += (MPI_Count)pkt->len;
         if (r->moved == r->total)
             finish_recv(r, r->status.MPI_SOURCE, r->status.MPI_TAG, (MPI_Count)r->remote, r->total);
         return;
     }
-    case MICA_PKT_ACK:
-        finish_send((mica_request_t *)(uintptr_t)pkt->sreq);
+    case MICA_PT2PT_ACK:
+        finish_send((mica_request_t *)(uintptr_t)h->sreq);
         return;
     }
 }
@@ -412,7 +423,7 @@ static void receive_unexpected(mica_request_t *r, umsg_t *u)
         accept_rts(r, u->world, u->src, u->tag, u->size, u->sreq);
     } else {
         if (u->sync)
-            ctl_send(u->world, MICA_PKT_ACK, u->sreq, 0, 0);
+            ctl_send(u->world, MICA_PT2PT_ACK, u->sreq, 0, 0);
         deliver_eager(r, u->src, u->tag, u->data, u->size);
     }
     free(u);
@@ -483,10 +494,11 @@ int mica_pt2pt_poll(void)
 {
     int moved = 0;
     for (int src = 0; src < pt.size; src++) {
-        mica_pkt_t *pkt;
-        for (int n = 0; n < 16 && (pkt = mica_shm_peek(src)); n++) {
+        const mica_transport_t *tp = pt.peers[src].tp;
+        mica_transport_pkt_t *pkt;
+        for (int n = 0; n < 16 && (pkt = tp->recv_begin(src)); n++) {
             handle(src, pkt);
-            mica_shm_consume(src, pkt);
+            tp->recv_commit(src, pkt);
             moved = 1;
         }
     }

@@ -1,4 +1,5 @@
-/* The point-to-point protocol over the transport.
+/* The point-to-point protocol over the transport (transport/transport.h): the active-message
+ * ids pt2pt gives its packets, and the envelope it lays out in each packet's header.
  *
  *   EAGER  a whole message (up to the eager limit) in one packet; matched on arrival, or kept
  *          as an unexpected message until a receive is posted. A synchronous send asks for an
@@ -10,9 +11,33 @@
 #ifndef MICA_PROTO_H
 #define MICA_PROTO_H
 
-enum mica_pkt_type { MICA_PKT_PAD = 0, MICA_PKT_EAGER, MICA_PKT_RTS, MICA_PKT_CTS,
-                     MICA_PKT_DATA, MICA_PKT_ACK };
+#include <stdint.h>
 
-#define MICA_PKT_SYNC 1               /* flags: EAGER from a synchronous send wants an ACK */
+#include "transport/transport.h"
+
+/* Active-message ids; 0 is the transport's. */
+enum mica_pt2pt_am { MICA_PT2PT_EAGER = 1, MICA_PT2PT_RTS, MICA_PT2PT_CTS, MICA_PT2PT_DATA,
+                     MICA_PT2PT_ACK };
+
+#define MICA_PT2PT_SYNC 1             /* flags: EAGER from a synchronous send wants an ACK */
+
+/* The envelope, in the transport header of every pt2pt packet. Each kind uses some fields:
+ * EAGER and RTS all but rreq and offset; CTS sreq, rreq and size (the bytes the receiver
+ * takes); DATA rreq and offset; ACK sreq. */
+typedef struct mica_pt2pt_hdr {
+    uint32_t flags;
+    uint32_t context;
+    int32_t src;                      /* the sender's rank in the communicator */
+    int32_t tag;
+    uint64_t size;                    /* the whole message's bytes */
+    uint64_t sreq, rreq;              /* the sender's and the receiver's requests */
+    uint64_t offset;                  /* of a DATA packet's payload in the message */
+} mica_pt2pt_hdr_t;
+_Static_assert(sizeof(mica_pt2pt_hdr_t) <= MICA_TRANSPORT_HEADER, "the envelope must fit");
+
+static inline mica_pt2pt_hdr_t *mica_pt2pt_hdr(mica_transport_pkt_t *pkt)
+{
+    return (mica_pt2pt_hdr_t *)mica_transport_header(pkt);
+}
 
 #endif

@@ -1,4 +1,4 @@
-/* Shared-memory transport (see shm.h). Each rank creates one segment holding the rings that
+/* Shared-memory transport (see shm.h and transport.h). Each rank creates one segment holding the rings that
  * bring packets to it, one per sender; once every rank has mapped every segment they are
  * unlinked, so a crashed job leaves nothing in /dev/shm. */
 #include <fcntl.h>
@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime/boot.h"
 #include "transport/shm.h"
 
 /* A ring: the consumer's head and the producer's tail on their own cache lines, then slots. */
@@ -49,7 +50,7 @@ static size_t ring_size(int nranks)
     return kb * 1024;
 }
 
-int mica_shm_init(const mica_boot_t *boot)
+static int shm_init(const mica_boot_t *boot)
 {
     shm.rank = boot->rank;
     shm.size = boot->size;
@@ -107,7 +108,7 @@ int mica_shm_init(const mica_boot_t *boot)
     return 0;
 }
 
-void mica_shm_finalize(void)
+static void shm_finalize(void)
 {
     for (int r = 0; r < shm.size; r++)
         if (shm.seg && shm.seg[r] && shm.seg[r] != MAP_FAILED)
@@ -118,15 +119,25 @@ void mica_shm_finalize(void)
     memset(&shm, 0, sizeof shm);
 }
 
-size_t mica_shm_max_payload(void)
+static int shm_reaches(int peer)
 {
-    return shm.ring_bytes / 4 - MICA_PKT_HEADER;
+    return peer >= 0 && peer < shm.size;
 }
 
-mica_pkt_t *mica_shm_reserve(int dest, size_t payload)
+static size_t shm_payload_limit(void)
+{
+    return shm.ring_bytes / 4 - MICA_TRANSPORT_PKT;
+}
+
+static size_t slots_for(size_t payload)
+{
+    return (MICA_TRANSPORT_PKT + payload + MICA_SHM_SLOT - 1) / MICA_SHM_SLOT;
+}
+
+static mica_transport_pkt_t *shm_send_begin(int dest, size_t payload)
 {
     struct out *o = &shm.out[dest];
-    size_t n = (MICA_PKT_HEADER + payload + MICA_SHM_SLOT - 1) / MICA_SHM_SLOT;
+    size_t n = slots_for(payload);
     size_t at = o->tail % shm.nslots;
     size_t skip = at + n > shm.nslots ? shm.nslots - at : 0;   /* packets never wrap */
     ring_t *ring = ring_at(shm.seg[dest], shm.rank);
@@ -136,46 +147,60 @@ mica_pkt_t *mica_shm_reserve(int dest, size_t payload)
             return NULL;
     }
     if (skip) {                       /* a padding packet to the end of the ring */
-        mica_pkt_t *pad = (mica_pkt_t *)(ring->slots + at * MICA_SHM_SLOT);
-        pad->type = 0;
-        atomic_store_explicit(&pad->slots, (uint32_t)skip, memory_order_release);
+        mica_transport_pkt_t *pad = (mica_transport_pkt_t *)(ring->slots + at * MICA_SHM_SLOT);
+        pad->am = 0;
+        atomic_store_explicit(&pad->ready, (uint32_t)skip, memory_order_release);
         o->tail += skip;
         at = 0;
     }
-    mica_pkt_t *p = (mica_pkt_t *)(ring->slots + at * MICA_SHM_SLOT);
+    mica_transport_pkt_t *p = (mica_transport_pkt_t *)(ring->slots + at * MICA_SHM_SLOT);
     p->len = payload;
     return p;
 }
 
-void mica_shm_send(int dest, mica_pkt_t *pkt)
+static void shm_send_commit(int dest, mica_transport_pkt_t *pkt)
 {
-    size_t n = (MICA_PKT_HEADER + pkt->len + MICA_SHM_SLOT - 1) / MICA_SHM_SLOT;
+    size_t n = slots_for(pkt->len);
     shm.out[dest].tail += n;
-    atomic_store_explicit(&pkt->slots, (uint32_t)n, memory_order_release);
+    atomic_store_explicit(&pkt->ready, (uint32_t)n, memory_order_release);
 }
 
-mica_pkt_t *mica_shm_peek(int src)
+static void shm_recv_commit(int src, mica_transport_pkt_t *pkt)
 {
     ring_t *ring = ring_at(shm.mine, src);
-    for (;;) {
-        mica_pkt_t *p = (mica_pkt_t *)(ring->slots + (shm.head[src] % shm.nslots) * MICA_SHM_SLOT);
-        uint32_t n = atomic_load_explicit(&p->slots, memory_order_acquire);
-        if (!n)
-            return NULL;
-        if (p->type)
-            return p;
-        mica_shm_consume(src, p);      /* padding */
-    }
-}
-
-void mica_shm_consume(int src, mica_pkt_t *pkt)
-{
-    ring_t *ring = ring_at(shm.mine, src);
-    uint32_t n = atomic_load_explicit(&pkt->slots, memory_order_relaxed);
+    uint32_t n = atomic_load_explicit(&pkt->ready, memory_order_relaxed);
     /* Clear the ready word of every slot the packet covered: a later packet may start there. */
     for (uint32_t i = 0; i < n; i++)
-        atomic_store_explicit(&((mica_pkt_t *)((char *)pkt + i * MICA_SHM_SLOT))->slots, 0,
-                              memory_order_relaxed);
+        atomic_store_explicit(&((mica_transport_pkt_t *)((char *)pkt + i * MICA_SHM_SLOT))->ready,
+                              0, memory_order_relaxed);
     shm.head[src] += n;
     atomic_store_explicit(&ring->head, shm.head[src], memory_order_release);
 }
+
+static mica_transport_pkt_t *shm_recv_begin(int src)
+{
+    ring_t *ring = ring_at(shm.mine, src);
+    for (;;) {
+        mica_transport_pkt_t *p =
+            (mica_transport_pkt_t *)(ring->slots + (shm.head[src] % shm.nslots) * MICA_SHM_SLOT);
+        uint32_t n = atomic_load_explicit(&p->ready, memory_order_acquire);
+        if (!n)
+            return NULL;
+        if (p->am)
+            return p;
+        shm_recv_commit(src, p);      /* padding */
+    }
+}
+
+const mica_transport_t mica_shm_transport = {
+    .name = "shm",
+    .init = shm_init,
+    .finalize = shm_finalize,
+    .reaches = shm_reaches,
+    .payload_limit = shm_payload_limit,
+    .send_begin = shm_send_begin,
+    .send_commit = shm_send_commit,
+    .recv_begin = shm_recv_begin,
+    .recv_commit = shm_recv_commit,
+    /* No single copy yet: bench/cma.c measures whether process_vm_readv would pay. */
+};
