@@ -1,11 +1,7 @@
 /* The nonblocking collectives (MPI_Ibarrier ... MPI_Iexscan) on intracommunicators: each builds
  * its schedule (sched.h) when called and returns it as a request. Simple algorithms, chosen to
- * be correct and to keep few messages in flight per process:
- *   barrier           dissemination, ceil(log2 p) rounds
- *   bcast             binomial tree
- *   reduce            binomial tree (rooted at 0 and then sent to the root for non-commutative
- *                     operations, so the operands are combined in rank order)
- *   allreduce         reduce to 0, then bcast
+ * be correct and to keep few messages in flight per process (barrier, bcast, reduce and allreduce
+ * run the algorithms of their blocking forms, algorithms.h):
  *   reduce_scatter    reduce to 0 of the whole vector, then scatterv
  *   gather, scatter   linear, at the root
  *   allgather(v)      every block straight to every process
@@ -14,91 +10,13 @@
  * The argument checks are those of the blocking forms. */
 #include <stdlib.h>
 
+#include "coll/algorithms.h"
 #include "coll/nbc.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
 
 /* --- the schedules -------------------------------------------------------------------------- */
-
-void mica_nbc_barrier(mica_sched_t *s, mica_comm_t *comm)
-{
-    int size = comm->size, rank = comm->rank;
-    mica_type_t *byte = &mica_type_MPI_BYTE;
-    for (int k = 1; k < size; k <<= 1) {
-        mica_sched_send(s, NULL, 0, byte, (rank + k) % size);
-        mica_sched_recv(s, NULL, 0, byte, (rank - k + size) % size);
-        mica_sched_barrier(s);
-    }
-}
-
-void mica_nbc_bcast(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type, int root,
-                    mica_comm_t *comm)
-{
-    int size = comm->size, rank = comm->rank, vrank = (rank - root + size) % size, mask = 1;
-    if (size == 1 || count * type->size == 0)
-        return;
-    for (; mask < size; mask <<= 1)
-        if (vrank & mask) {
-            mica_sched_recv(s, buf, count, type, (rank - mask + size) % size);
-            mica_sched_barrier(s);
-            break;
-        }
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (vrank + mask < size)
-            mica_sched_send(s, buf, count, type, (rank + mask) % size);
-}
-
-/* The reduction of every process's `input` into `rbuf` at `root` (input == rbuf there for
- * MPI_IN_PLACE). Whatever comes from lower ranks stays on the left of the operator. */
-void mica_nbc_reduce(mica_sched_t *s, const void *input, void *rbuf, MPI_Count count,
-                     mica_type_t *type, mica_op_t *op, int root, mica_comm_t *comm)
-{
-    int size = comm->size, rank = comm->rank;
-    if (size == 1 || count * type->size == 0) {
-        if (rank == root && input != rbuf)
-            mica_sched_copy(s, input, count, type, rbuf, count, type);
-        return;
-    }
-    int tree_root = op->commutative ? root : 0, vrank = (rank - tree_root + size) % size;
-    void *acc, *tmp = NULL;
-    if (rank == root && rank == tree_root) {
-        acc = rbuf;
-        if (input != rbuf)
-            mica_sched_copy(s, input, count, type, rbuf, count, type);
-    } else {
-        acc = mica_sched_tmp(s, count, type);
-        mica_sched_copy(s, input, count, type, acc, count, type);
-    }
-    for (int mask = 1; mask < size; mask <<= 1) {
-        if (vrank & mask) {
-            mica_sched_send(s, acc, count, type, (vrank - mask + tree_root) % size);
-            mica_sched_barrier(s);
-            break;
-        }
-        if ((vrank | mask) >= size)
-            continue;
-        if (!tmp)
-            tmp = mica_sched_tmp(s, count, type);
-        mica_sched_recv(s, tmp, count, type, ((vrank | mask) + tree_root) % size);
-        mica_sched_barrier(s);
-        if (op->commutative) {
-            mica_sched_reduce(s, tmp, acc, count, type, op);
-        } else {                      /* acc holds the lower ranks: acc op tmp, into tmp */
-            mica_sched_reduce(s, acc, tmp, count, type, op);
-            void *t = acc;
-            acc = tmp, tmp = t;
-        }
-    }
-    if (root != tree_root) {
-        if (rank == tree_root)
-            mica_sched_send(s, acc, count, type, root);
-        else if (rank == root)
-            mica_sched_recv(s, rbuf, count, type, tree_root);
-    } else if (rank == root && acc != rbuf) {
-        mica_sched_copy(s, acc, count, type, rbuf, count, type);
-    }
-}
 
 /* Block i of a gather's receive buffer or a scatter's send buffer: counts[i] elements at
  * element displs[i] (counts NULL: `count` each, at i * count). */
@@ -215,9 +133,11 @@ void mica_nbc_reduce_scatter(mica_sched_t *s, const void *sbuf, void *rbuf,
     MPI_Count total = 0;
     for (int i = 0; i < size; i++)
         total += rcounts[i];
-    const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-    void *all = rank == 0 ? mica_sched_tmp(s, total, type) : NULL;
-    mica_nbc_reduce(s, input, all, total, type, op, 0, comm);
+    mica_coll_args_t whole = {.sbuf = sbuf == MPI_IN_PLACE ? rbuf : sbuf, .rcount = total,
+                              .rtype = type, .op = op,
+                              .rbuf = rank == 0 ? mica_sched_tmp(s, total, type) : NULL};
+    void *all = whole.rbuf;
+    mica_coll_build_reduce(s, &whole, comm);
     mica_sched_barrier(s);
     if (rank != 0) {
         mica_sched_recv(s, rbuf, rcounts[rank], type, 0);
@@ -425,7 +345,8 @@ int mica_nbc_block_counts(int n, MPI_Count count, MPI_Count **out)
 int mica_ibarrier(mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    START(comm, request, mica_nbc_barrier(s_, comm));
+    mica_coll_args_t a = {0};
+    START(comm, request, mica_coll_build_barrier(s_, &a, comm));
 }
 
 int mica_ibcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
@@ -438,7 +359,8 @@ int mica_ibcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root
     if (buffer == MPI_IN_PLACE)
         return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Ibcast does not "
                           "allow");
-    START(comm, request, mica_nbc_bcast(s_, buffer, count, datatype, root, comm));
+    mica_coll_args_t a = {.rbuf = buffer, .rcount = count, .rtype = datatype, .root = root};
+    START(comm, request, mica_coll_build_bcast(s_, &a, comm));
 }
 
 int mica_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
@@ -451,8 +373,9 @@ int mica_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_typ
                         "root (%d)", comm->rank, root);
     if (rc != MPI_SUCCESS)
         return rc;
-    const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    START(comm, request, mica_nbc_reduce(s_, input, recvbuf, count, datatype, op, root, comm));
+    mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
+                          .op = op, .root = root};
+    START(comm, request, mica_coll_build_reduce(s_, &a, comm));
 }
 
 int mica_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
@@ -462,12 +385,9 @@ int mica_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_
     int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
-    const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    START(comm, request, {
-        mica_nbc_reduce(s_, input, recvbuf, count, datatype, op, 0, comm);
-        mica_sched_barrier(s_);
-        mica_nbc_bcast(s_, recvbuf, count, datatype, 0, comm);
-    });
+    mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
+                          .op = op};
+    START(comm, request, mica_coll_build_allreduce(s_, &a, comm));
 }
 
 int mica_igather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,

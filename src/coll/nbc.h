@@ -7,12 +7,6 @@
 
 #include "coll/sched.h"
 
-void mica_nbc_barrier(mica_sched_t *s, mica_comm_t *comm);
-void mica_nbc_bcast(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type, int root,
-                    mica_comm_t *comm);
-/* `input` is rbuf at an MPI_IN_PLACE root. */
-void mica_nbc_reduce(mica_sched_t *s, const void *input, void *rbuf, MPI_Count count,
-                     mica_type_t *type, mica_op_t *op, int root, mica_comm_t *comm);
 /* The v forms give counts and displs, the others count (and NULL arrays). */
 void mica_nbc_gather(mica_sched_t *s, const void *sbuf, MPI_Count scount, mica_type_t *stype,
                      void *rbuf, MPI_Count rcount, const MPI_Count *rcounts,

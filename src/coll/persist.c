@@ -1,9 +1,10 @@
 /* Persistent collectives on intracommunicators (persist.h): MPI_Barrier_init ...
- * MPI_Exscan_init. Each start runs the schedule of the nonblocking form (nbc.c), built from the
- * arguments bound at init; the init checks are those of the nonblocking forms. */
+ * MPI_Exscan_init. Each start runs the schedule of the nonblocking form (algorithms.h, nbc.c),
+ * built from the arguments bound at init; the init checks are those of the nonblocking forms. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/algorithms.h"
 #include "coll/nbc.h"
 #include "coll/persist.h"
 #include "core/errors.h"
@@ -111,34 +112,6 @@ void mica_pcoll_free(mica_pcoll_t *p)
 
 /* --- the schedules, from the bound arguments ------------------------------------------------ */
 
-static void build_barrier(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    (void)a;
-    mica_nbc_barrier(s, comm);
-}
-
-static void build_bcast(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    mica_nbc_bcast(s, a->rbuf, a->rcount, a->rtype, a->root, comm);
-}
-
-static const void *reduce_input(const mica_coll_args_t *a)
-{
-    return a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-}
-
-static void build_reduce(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    mica_nbc_reduce(s, reduce_input(a), a->rbuf, a->rcount, a->rtype, a->op, a->root, comm);
-}
-
-static void build_allreduce(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    mica_nbc_reduce(s, reduce_input(a), a->rbuf, a->rcount, a->rtype, a->op, 0, comm);
-    mica_sched_barrier(s);
-    mica_nbc_bcast(s, a->rbuf, a->rcount, a->rtype, 0, comm);
-}
-
 static void build_gather(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
     mica_nbc_gather(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rcounts,
@@ -190,7 +163,7 @@ int mica_barrier_init(mica_comm_t *comm, mica_info_t *info, MPI_Request *request
     MICA_INTRA_ONLY(comm);
     (void)info;                       /* no hints are used */
     mica_coll_args_t a = {0};
-    return mica_pcoll_init(comm, build_barrier, &a, request);
+    return mica_pcoll_init(comm, mica_coll_build_barrier, &a, request);
 }
 
 int mica_bcast_init_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
@@ -205,7 +178,7 @@ int mica_bcast_init_c(void *buffer, MPI_Count count, mica_type_t *datatype, int 
         return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Bcast_init does not "
                           "allow");
     mica_coll_args_t a = {.rbuf = buffer, .rcount = count, .rtype = datatype, .root = root};
-    return mica_pcoll_init(comm, build_bcast, &a, request);
+    return mica_pcoll_init(comm, mica_coll_build_bcast, &a, request);
 }
 
 int mica_reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -222,7 +195,7 @@ int mica_reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
                           .op = op, .root = root};
-    return mica_pcoll_init(comm, build_reduce, &a, request);
+    return mica_pcoll_init(comm, mica_coll_build_reduce, &a, request);
 }
 
 int mica_allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -236,7 +209,7 @@ int mica_allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
                           .op = op};
-    return mica_pcoll_init(comm, build_allreduce, &a, request);
+    return mica_pcoll_init(comm, mica_coll_build_allreduce, &a, request);
 }
 
 /* Gather(v) and scatter(v): counts and displs are those of the root's side (NULL for the

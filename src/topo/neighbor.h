@@ -1,6 +1,5 @@
-/* What the blocking (neighbor.c), nonblocking and persistent (ineighbor.c) neighborhood
- * collectives share besides the neighbor lists of topo.h: their argument checks (MPI_SUCCESS
- * or an error code naming the argument). */
+/* The argument checks of the neighborhood collectives (neighbor.c, for neighbor_coll.c):
+ * MPI_SUCCESS or an error code naming the argument. */
 #ifndef MICA_NEIGHBOR_H
 #define MICA_NEIGHBOR_H
 
