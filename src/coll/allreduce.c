@@ -177,8 +177,8 @@ void mica_coll_build_allreduce(mica_sched_t *s, const mica_coll_args_t *a, mica_
         mica_coll_allreduce_recursive_doubling(s, a, comm);
 }
 
-int mica_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                        mica_op_t *op, mica_comm_t *comm)
+int mica_coll_allreduce_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
+                               mica_op_t *op, mica_comm_t *comm)
 {
     mica_coll_args_t a = {.sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rtype = type, .op = op};
     return mica_sched_run(comm, MICA_TAG_ALLREDUCE, mica_coll_build_allreduce, &a);
@@ -198,7 +198,7 @@ int mica_allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_t
         return mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
                           "MPI_IN_PLACE as sendbuf");
     mica_lock();
-    rc = mica_coll_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    rc = mica_coll_allreduce_locked(sendbuf, recvbuf, count, datatype, op, comm);
     mica_unlock();
     return rc;
 }

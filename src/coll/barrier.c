@@ -18,7 +18,7 @@ void mica_coll_build_barrier(mica_sched_t *s, const mica_coll_args_t *a, mica_co
     }
 }
 
-int mica_coll_barrier(mica_comm_t *comm)
+int mica_coll_barrier_locked(mica_comm_t *comm)
 {
     mica_coll_args_t a = {0};
     return mica_sched_run(comm, MICA_TAG_BARRIER, mica_coll_build_barrier, &a);
@@ -29,7 +29,7 @@ int mica_barrier(mica_comm_t *comm)
     if (comm->inter)
         return mica_inter_barrier(comm);
     mica_lock();
-    int rc = mica_coll_barrier(comm);
+    int rc = mica_coll_barrier_locked(comm);
     mica_unlock();
     return rc;
 }

@@ -111,7 +111,8 @@ void mica_coll_build_bcast(mica_sched_t *s, const mica_coll_args_t *a, mica_comm
         mica_coll_bcast_scatter_ring(s, a, comm);
 }
 
-int mica_coll_bcast(void *buf, MPI_Count count, mica_type_t *type, int root, mica_comm_t *comm)
+int mica_coll_bcast_locked(void *buf, MPI_Count count, mica_type_t *type, int root,
+                           mica_comm_t *comm)
 {
     mica_coll_args_t a = {.rbuf = buf, .rcount = count, .rtype = type, .root = root};
     return mica_sched_run(comm, MICA_TAG_BCAST, mica_coll_build_bcast, &a);
@@ -128,7 +129,7 @@ int mica_bcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
     if (buffer == MPI_IN_PLACE)
         return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Bcast does not allow");
     mica_lock();
-    rc = mica_coll_bcast(buffer, count, datatype, root, comm);
+    rc = mica_coll_bcast_locked(buffer, count, datatype, root, comm);
     mica_unlock();
     return rc;
 }

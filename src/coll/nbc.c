@@ -192,141 +192,6 @@ void mica_nbc_scan(mica_sched_t *s, const void *sbuf, void *rbuf, MPI_Count coun
     }
 }
 
-/* --- argument checks (as the blocking forms') ------------------------------------------------ */
-
-int mica_nbc_check_rooted(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                          mica_type_t *recvtype, int root, mica_comm_t *comm, int gather)
-{
-    /* A gather's send side and a scatter's receive side are significant everywhere (but at an
-     * MPI_IN_PLACE root); the other side only at the root. */
-    const void *everywhere_buf = gather ? sendbuf : recvbuf;
-    const void *root_buf = gather ? recvbuf : sendbuf;
-    mica_type_t *everywhere_type = gather ? sendtype : recvtype;
-    mica_type_t *root_type = gather ? recvtype : sendtype;
-    const char *ename = gather ? "sendbuf" : "recvbuf", *rname = gather ? "recvbuf" : "sendbuf";
-    int rc = MPI_SUCCESS;
-    if (everywhere_buf != MPI_IN_PLACE)
-        rc = mica_coll_check_type(everywhere_type, gather ? "sendtype" : "recvtype");
-    else if (comm->rank != root)
-        rc = mica_error(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE on rank %d, which is not the root "
-                        "(%d)", ename, comm->rank, root);
-    if (rc == MPI_SUCCESS && comm->rank == root) {
-        rc = mica_coll_check_type(root_type, gather ? "recvtype" : "sendtype");
-        if (rc == MPI_SUCCESS && root_buf == MPI_IN_PLACE)
-            rc = mica_error(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE: only %s may be", rname, ename);
-    }
-    return rc;
-}
-
-int mica_nbc_check_all(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                       mica_type_t *recvtype)
-{
-    int rc = sendbuf == MPI_IN_PLACE ? MPI_SUCCESS : mica_coll_check_type(sendtype, "sendtype");
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_check_type(recvtype, "recvtype");
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    return rc;
-}
-
-/* `aliased`: sendbuf == recvbuf matters here (the root of a reduce, everyone otherwise). */
-int mica_nbc_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count,
-                             mica_type_t *type, mica_op_t *op, int aliased)
-{
-    int rc = mica_coll_check_op(op, type);
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    if (rc == MPI_SUCCESS && aliased && sendbuf == recvbuf && count > 0)
-        rc = mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
-                        "MPI_IN_PLACE as sendbuf");
-    return rc;
-}
-
-int mica_nbc_check_v(const MPI_Count *counts, const void *displs, int n, const char *cname,
-                     const char *dname)
-{
-    int rc = mica_coll_check_counts(n, counts, cname);
-    if (rc == MPI_SUCCESS && !displs)
-        rc = mica_error(MPI_ERR_ARG, "%s is NULL", dname);
-    return rc;
-}
-
-int mica_nbc_check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
-                             const MPI_Aint *sdispls, const MPI_Count *recvcounts,
-                             const MPI_Aint *rdispls, int n)
-{
-    int rc = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE)
-        rc = mica_nbc_check_v(sendcounts, sdispls, n, "sendcounts", "sdispls");
-    if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_v(recvcounts, rdispls, n, "recvcounts", "rdispls");
-    return rc;
-}
-
-int mica_nbc_check_alltoallw(const void *sendbuf, const MPI_Count *sendcounts,
-                             const MPI_Aint *sdispls, const MPI_Datatype *sendtypes,
-                             const void *recvbuf, const MPI_Count *recvcounts,
-                             const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, int n,
-                             mica_type_t ***types)
-{
-    *types = NULL;
-    int rc = MPI_SUCCESS;             /* the datatypes are checked as they are looked up */
-    if (recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_type_t **t = malloc(2 * (size_t)n * sizeof *t);
-    if (!t)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", 2 * n);
-    rc = mica_coll_lookup_types(n, recvtypes, recvcounts, "recvtypes", t + n);
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", t);
-    if (rc != MPI_SUCCESS)
-        free(t);
-    else
-        *types = t;
-    return rc;
-}
-
-/* --- widening the int arrays ---------------------------------------------------------------- */
-
-int mica_nbc_widen(int nsend, const int *sc, const int *sd, int nrecv, const int *rc,
-                   const int *rd, mica_nbc_wide_t *w)
-{
-    *w = (mica_nbc_wide_t){0};
-    int err = mica_coll_widen_counts(nsend, sc, &w->sc);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_displs(nsend, sd, &w->sd);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_counts(nrecv, rc, &w->rc);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_displs(nrecv, rd, &w->rd);
-    return err;
-}
-
-int mica_nbc_widen_alltoall(int n, const void *sendbuf, const int *sc, const int *sd,
-                            const int *rc, const int *rd, mica_nbc_wide_t *w)
-{
-    int in_place = sendbuf == MPI_IN_PLACE;
-    return mica_nbc_widen(n, in_place ? NULL : sc, in_place ? NULL : sd, n, rc, rd, w);
-}
-
-void mica_nbc_wide_free(mica_nbc_wide_t *w)
-{
-    free(w->sc), free(w->sd), free(w->rc), free(w->rd);
-}
-
-int mica_nbc_block_counts(int n, MPI_Count count, MPI_Count **out)
-{
-    if (!(*out = malloc((n > 0 ? (size_t)n : 1) * sizeof **out)))
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", n);
-    for (int i = 0; i < n; i++)
-        (*out)[i] = count;
-    return MPI_SUCCESS;
-}
-
 /* --- entry points ------------------------------------------------------------------------------ */
 
 /* Start a schedule with the lock held: the last argument is the statement that fills `s_`. */
@@ -367,7 +232,7 @@ int mica_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_typ
                    mica_op_t *op, int root, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
+    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
     if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
         rc = mica_error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE on rank %d, which is not the "
                         "root (%d)", comm->rank, root);
@@ -382,7 +247,7 @@ int mica_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_
                       mica_op_t *op, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
+    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
@@ -395,7 +260,7 @@ int mica_igather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendty
                    mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
+    int rc = mica_coll_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_gather(s_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
@@ -407,9 +272,9 @@ int mica_igatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
                     mica_type_t *recvtype, int root, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
+    int rc = mica_coll_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
     if (rc == MPI_SUCCESS && comm->rank == root)
-        rc = mica_nbc_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
+        rc = mica_coll_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_gather(s_, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
@@ -422,13 +287,13 @@ int mica_igatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, voi
 {
     MICA_INTRA_ONLY(comm);
     int at_root = comm->rank == root;  /* the arrays matter only there */
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen(0, NULL, NULL, comm->size, at_root ? recvcounts : NULL,
-                            at_root ? displs : NULL, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen(0, NULL, NULL, comm->size, at_root ? recvcounts : NULL,
+                             at_root ? displs : NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype, root,
                              comm, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -437,7 +302,7 @@ int mica_iscatter_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
                     mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
+    int rc = mica_coll_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_scatter(s_, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
@@ -449,9 +314,9 @@ int mica_iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      mica_type_t *recvtype, int root, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
+    int rc = mica_coll_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
     if (rc == MPI_SUCCESS && comm->rank == root)
-        rc = mica_nbc_check_v(sendcounts, displs, comm->size, "sendcounts", "displs");
+        rc = mica_coll_check_v(sendcounts, displs, comm->size, "sendcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_scatter(s_, sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
@@ -464,13 +329,13 @@ int mica_iscatterv(const void *sendbuf, const int sendcounts[], const int displs
 {
     MICA_INTRA_ONLY(comm);
     int at_root = comm->rank == root;  /* the arrays matter only there */
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen(comm->size, at_root ? sendcounts : NULL, at_root ? displs : NULL, 0,
-                            NULL, NULL, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen(comm->size, at_root ? sendcounts : NULL, at_root ? displs : NULL, 0,
+                             NULL, NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_iscatterv_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, recvcount, recvtype, root,
                               comm, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -479,7 +344,7 @@ int mica_iallgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
                       mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_allgather(s_, sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -491,9 +356,9 @@ int mica_iallgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *se
                        mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
+        rc = mica_coll_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_allgather(s_, sendbuf, sendcount, sendtype, recvbuf, 0,
@@ -505,12 +370,12 @@ int mica_iallgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, 
                      mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen(0, NULL, NULL, comm->size, recvcounts, displs, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen(0, NULL, NULL, comm->size, recvcounts, displs, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
                                 request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -519,7 +384,7 @@ int mica_ialltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *send
                      mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_nbc_side_t snd = {.buf = sendbuf, .count = sendcount, .type = sendtype};
@@ -533,10 +398,10 @@ int mica_ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const M
                       MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
-                                      comm->size);
+        rc = mica_coll_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
+                                       comm->size);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_nbc_side_t snd = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls,
@@ -552,13 +417,13 @@ int mica_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
-                                     rdispls, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
+                                      rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_ialltoallv_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
                                request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -570,8 +435,8 @@ int mica_ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const M
     MICA_INTRA_ONLY(comm);
     int n = comm->size;
     mica_type_t **types;
-    int rc = mica_nbc_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                      recvcounts, rdispls, recvtypes, n, &types);
+    int rc = mica_coll_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                       recvcounts, rdispls, recvtypes, n, &types);
     if (rc != MPI_SUCCESS)
         return rc;
     /* The schedule keeps the datatypes it uses; the table is needed only to build it. */
@@ -595,13 +460,13 @@ int mica_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
-                                     rdispls, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
+                                      rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_ialltoallw_c(sendbuf, w.sc, w.sd, sendtypes, recvbuf, w.rc, w.rd, recvtypes, comm,
                                request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -612,7 +477,7 @@ int mica_ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count r
     MICA_INTRA_ONLY(comm);
     int rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_reduction(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op, 1);
+        rc = mica_coll_check_reduction(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_reduce_scatter(s_, sendbuf, recvbuf, recvcounts, datatype, op,
@@ -638,7 +503,7 @@ int mica_ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count r
 {
     MICA_INTRA_ONLY(comm);
     MPI_Count *counts;
-    int rc = mica_nbc_block_counts(comm->size, recvcount, &counts);
+    int rc = mica_coll_block_counts(comm->size, recvcount, &counts);
     if (rc == MPI_SUCCESS)
         rc = mica_ireduce_scatter_c(sendbuf, recvbuf, counts, datatype, op, comm, request);
     free(counts);
@@ -648,7 +513,7 @@ int mica_ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count r
 static int iscan(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                  mica_op_t *op, mica_comm_t *comm, int exclusive, MPI_Request *request)
 {
-    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
+    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_scan(s_, sendbuf, recvbuf, count, datatype, op, exclusive, comm));

@@ -64,8 +64,8 @@ void mica_coll_build_reduce(mica_sched_t *s, const mica_coll_args_t *a, mica_com
     }
 }
 
-int mica_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                     mica_op_t *op, int root, mica_comm_t *comm)
+int mica_coll_reduce_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
+                            mica_op_t *op, int root, mica_comm_t *comm)
 {
     mica_coll_args_t a = {.sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rtype = type, .op = op,
                           .root = root};
@@ -89,7 +89,7 @@ int mica_reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type
         return mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
                           "MPI_IN_PLACE as sendbuf");
     mica_lock();
-    rc = mica_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    rc = mica_coll_reduce_locked(sendbuf, recvbuf, count, datatype, op, root, comm);
     mica_unlock();
     return rc;
 }

@@ -95,9 +95,9 @@ int mica_neighbor_check_alltoallw(const void *sendbuf, const MPI_Count *sendcoun
 }
 
 int mica_neighbor_widen(mica_comm_t *comm, const int *sc, const int *sd, const int *rc,
-                        const int *rd, mica_nbc_wide_t *w)
+                        const int *rd, mica_coll_wide_t *w)
 {
-    *w = (mica_nbc_wide_t){0};
+    *w = (mica_coll_wide_t){0};
     int nin, nout, err = mica_topo_degrees(comm, &nin, &nout);
-    return err != MPI_SUCCESS ? err : mica_nbc_widen(nout, sc, sd, nin, rc, rd, w);
+    return err != MPI_SUCCESS ? err : mica_coll_widen(nout, sc, sd, nin, rc, rd, w);
 }

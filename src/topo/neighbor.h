@@ -32,8 +32,8 @@ int mica_neighbor_check_alltoallw(const void *sendbuf, const MPI_Count *sendcoun
                                   mica_comm_t *comm, int *nin, int *nout, mica_type_t ***types);
 
 /* The int arrays of the MPI_X forms of the v and w collectives, widened for the communicator's
- * degrees (NULL arrays stay NULL); free them with mica_nbc_wide_free, also after an error. */
+ * degrees (NULL arrays stay NULL); free them with mica_coll_wide_free, also after an error. */
 int mica_neighbor_widen(mica_comm_t *comm, const int *sc, const int *sd, const int *rc,
-                        const int *rd, mica_nbc_wide_t *w);
+                        const int *rd, mica_coll_wide_t *w);
 
 #endif

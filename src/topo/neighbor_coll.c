@@ -159,12 +159,12 @@ static int allgatherv_int(const void *sendbuf, int sendcount, mica_type_t *sendt
                           mica_type_t *recvtype, mica_comm_t *comm, enum mica_coll_form form,
                           MPI_Request *request)
 {
-    mica_nbc_wide_t w;
+    mica_coll_wide_t w;
     int rc = mica_neighbor_widen(comm, NULL, NULL, recvcounts, displs, &w);
     if (rc == MPI_SUCCESS)
         rc = allgatherv(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
                         form, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -173,12 +173,12 @@ static int alltoallv_int(const void *sendbuf, const int sendcounts[], const int 
                          const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
                          enum mica_coll_form form, MPI_Request *request)
 {
-    mica_nbc_wide_t w;
+    mica_coll_wide_t w;
     int rc = mica_neighbor_widen(comm, sendcounts, sdispls, recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = alltoallv(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
                        form, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -187,12 +187,12 @@ static int alltoallw_int(const void *sendbuf, const int sendcounts[], const MPI_
                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                          mica_comm_t *comm, enum mica_coll_form form, MPI_Request *request)
 {
-    mica_nbc_wide_t w;
+    mica_coll_wide_t w;
     int rc = mica_neighbor_widen(comm, sendcounts, NULL, recvcounts, NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = alltoallw(sendbuf, w.sc, sdispls, sendtypes, recvbuf, w.rc, rdispls, recvtypes,
                        comm, form, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
