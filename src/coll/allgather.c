@@ -45,8 +45,9 @@ static int doubling(void *rbuf, MPI_Count rcount, mica_type_t *rtype, mica_comm_
     return MPI_SUCCESS;
 }
 
-int mica_coll_allgather_tag(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                            MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm, int tag)
+int mica_coll_allgather_tag_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype,
+                                   void *rbuf, MPI_Count rcount, mica_type_t *rtype,
+                                   mica_comm_t *comm, int tag)
 {
     const MPI_Count *counts = NULL;
     const MPI_Aint *displs = NULL;
@@ -60,16 +61,16 @@ int mica_coll_allgather_tag(const void *sbuf, MPI_Count scount, mica_type_t *sty
     return ring(rbuf, rcount, NULL, NULL, rtype, comm, tag);
 }
 
-int mica_coll_allgather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                        MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm)
+int mica_coll_allgather_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                               MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm)
 {
-    return mica_coll_allgather_tag(sbuf, scount, stype, rbuf, rcount, rtype, comm,
-                                   MICA_TAG_ALLGATHER);
+    return mica_coll_allgather_tag_locked(sbuf, scount, stype, rbuf, rcount, rtype, comm,
+                                          MICA_TAG_ALLGATHER);
 }
 
-int mica_coll_allgatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                         const MPI_Count *counts, const MPI_Aint *displs, mica_type_t *rtype,
-                         mica_comm_t *comm)
+int mica_coll_allgatherv_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                                const MPI_Count *counts, const MPI_Aint *displs, mica_type_t *rtype,
+                                mica_comm_t *comm)
 {
     MPI_Count rcount = 0;
     if (sbuf != MPI_IN_PLACE)
@@ -98,7 +99,8 @@ int mica_allgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *send
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = mica_coll_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    rc = mica_coll_allgather_locked(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    comm);
     mica_unlock();
     return rc;
 }
@@ -118,8 +120,8 @@ int mica_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = mica_coll_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                              recvtype, comm);
+    rc = mica_coll_allgatherv_locked(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                     recvtype, comm);
     mica_unlock();
     return rc;
 }

@@ -11,24 +11,31 @@
  * range on the left of the operator, so non-commutative operations come out in rank order. */
 #include <stdlib.h>
 
-#include "coll/coll.h"
+#include "coll/algorithms.h"
 #include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
 
-/* lower op higher, for partial results `mine` (of `rank`) and `theirs` (of `peer`); the result
- * replaces `mine`. `theirs` may be overwritten. */
-static int combine(mica_op_t *op, void *theirs, void *mine, MPI_Count count, mica_type_t *type,
-                   int peer, int rank)
+/* lower op higher, for partial results `mine` (of `rank`) and `theirs` (of `peer`): the result
+ * replaces `mine`; `theirs` may be overwritten. */
+static void combine(mica_sched_t *s, mica_op_t *op, void *theirs, void *mine, MPI_Count count,
+                    mica_type_t *type, int peer, int rank)
 {
-    if (op->commutative || peer < rank)
-        return mica_op_apply(op, theirs, mine, count, type);
-    int rc = mica_op_apply(op, mine, theirs, count, type);
-    if (rc == MPI_SUCCESS)
-        mica_type_copy(theirs, count, type, mine, count, type);
-    return rc;
+    if (op->commutative || peer < rank) {
+        mica_sched_reduce(s, theirs, mine, count, type, op);
+    } else {
+        mica_sched_reduce(s, mine, theirs, count, type, op);
+        mica_sched_copy(s, theirs, count, type, mine, count, type);
+    }
 }
+
+/* The folding to a power of two (pof2 processes, rem = p - pof2 sit out) and the accumulator
+ * (rbuf, with the input copied in) and a temporary of the whole vector. */
+typedef struct {
+    void *acc, *tmp;
+    int newrank, pof2, rem;
+} fold_t;
 
 /* The real rank of process `newrank` of the folded power-of-two set. */
 static int real_rank(int newrank, int rem)
@@ -36,40 +43,32 @@ static int real_rank(int newrank, int rem)
     return newrank < rem ? newrank * 2 + 1 : newrank + rem;
 }
 
-static int recursive_doubling(void *acc, void *tmp, MPI_Count count, mica_type_t *type,
-                              mica_op_t *op, int newrank, int pof2, int rem, mica_comm_t *comm)
+static void recursive_doubling(mica_sched_t *s, const mica_coll_args_t *a, const fold_t *f,
+                               int rank)
 {
-    int rank = comm->rank;
-    for (int mask = 1; mask < pof2; mask <<= 1) {
-        int peer = real_rank(newrank ^ mask, rem);
-        int rc = mica_coll_sendrecv(acc, count, type, peer, tmp, count, type, peer,
-                                    MICA_TAG_ALLREDUCE, comm);
-        if (rc == MPI_SUCCESS)
-            rc = combine(op, tmp, acc, count, type, peer, rank);
-        if (rc != MPI_SUCCESS)
-            return rc;
+    for (int mask = 1; mask < f->pof2; mask <<= 1) {
+        int peer = real_rank(f->newrank ^ mask, f->rem);
+        mica_sched_recv(s, f->tmp, a->rcount, a->rtype, peer);
+        mica_sched_send(s, f->acc, a->rcount, a->rtype, peer);
+        mica_sched_barrier(s);
+        combine(s, a->op, f->tmp, f->acc, a->rcount, a->rtype, peer, rank);
     }
-    return MPI_SUCCESS;
 }
 
-static int rabenseifner(void *acc, void *tmp, MPI_Count count, mica_type_t *type, mica_op_t *op,
-                        int newrank, int pof2, int rem, mica_comm_t *comm)
+static void rabenseifner(mica_sched_t *s, const mica_coll_args_t *a, const fold_t *f, int rank)
 {
-    int rank = comm->rank, rc = MPI_SUCCESS;
-    /* Block i of the vector: cnts[i] elements from element disps[i]. */
-    MPI_Count *cnts = malloc(2 * (size_t)pof2 * sizeof *cnts), *disps = cnts + pof2;
-    if (!cnts)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d block counts", pof2);
-    for (int i = 0; i < pof2; i++) {
-        cnts[i] = count / pof2 + (i < count % pof2);
-        disps[i] = i ? disps[i - 1] + cnts[i - 1] : 0;
-    }
-#define SUM(from, to) (disps[(to) - 1] + cnts[(to) - 1] - disps[from])
+    int pof2 = f->pof2, newrank = f->newrank;
+    mica_type_t *type = a->rtype;
+    /* Block i of the vector: q or q + 1 elements (the first r blocks) from element DISP(i). */
+    MPI_Count q = a->rcount / pof2, r = a->rcount % pof2;
+#define DISP(i) ((i) * q + ((i) < r ? (i) : r))
+#define SUM(from, to) (DISP(to) - DISP(from))
+#define AT(buf, i) mica_coll_at((buf), DISP(i), type)
 
     /* Reduce-scatter by recursive halving: keep the half of the blocks on our side. */
     int send_idx = 0, recv_idx = 0, last_idx = pof2, mask;
     for (mask = 1; mask < pof2; mask <<= 1) {
-        int newpeer = newrank ^ mask, peer = real_rank(newpeer, rem);
+        int newpeer = newrank ^ mask, peer = real_rank(newpeer, f->rem);
         MPI_Count scnt, rcnt;
         if (newrank < newpeer) {
             send_idx = recv_idx + pof2 / (mask * 2);
@@ -80,14 +79,10 @@ static int rabenseifner(void *acc, void *tmp, MPI_Count count, mica_type_t *type
             scnt = SUM(send_idx, recv_idx);
             rcnt = SUM(recv_idx, last_idx);
         }
-        void *mine = mica_coll_at(acc, disps[recv_idx], type);
-        void *theirs = mica_coll_at(tmp, disps[recv_idx], type);
-        rc = mica_coll_sendrecv(mica_coll_at(acc, disps[send_idx], type), scnt, type, peer,
-                                theirs, rcnt, type, peer, MICA_TAG_ALLREDUCE, comm);
-        if (rc == MPI_SUCCESS)
-            rc = combine(op, theirs, mine, rcnt, type, peer, rank);
-        if (rc != MPI_SUCCESS)
-            goto out;
+        mica_sched_recv(s, AT(f->tmp, recv_idx), rcnt, type, peer);
+        mica_sched_send(s, AT(f->acc, send_idx), scnt, type, peer);
+        mica_sched_barrier(s);
+        combine(s, a->op, AT(f->tmp, recv_idx), AT(f->acc, recv_idx), rcnt, type, peer, rank);
         send_idx = recv_idx;
         if (mask * 2 < pof2)
             last_idx = recv_idx + pof2 / (mask * 2);
@@ -95,7 +90,7 @@ static int rabenseifner(void *acc, void *tmp, MPI_Count count, mica_type_t *type
 
     /* Allgather by recursive doubling: the halves come back in the reverse order. */
     for (mask = pof2 >> 1; mask > 0; mask >>= 1) {
-        int newpeer = newrank ^ mask, peer = real_rank(newpeer, rem);
+        int newpeer = newrank ^ mask, peer = real_rank(newpeer, f->rem);
         MPI_Count scnt, rcnt;
         if (newrank < newpeer) {
             if (mask != pof2 / 2)
@@ -108,62 +103,85 @@ static int rabenseifner(void *acc, void *tmp, MPI_Count count, mica_type_t *type
             scnt = SUM(send_idx, last_idx);
             rcnt = SUM(recv_idx, send_idx);
         }
-        rc = mica_coll_sendrecv(mica_coll_at(acc, disps[send_idx], type), scnt, type, peer,
-                                mica_coll_at(acc, disps[recv_idx], type), rcnt, type, peer,
-                                MICA_TAG_ALLREDUCE, comm);
-        if (rc != MPI_SUCCESS)
-            goto out;
+        mica_sched_recv(s, AT(f->acc, recv_idx), rcnt, type, peer);
+        mica_sched_send(s, AT(f->acc, send_idx), scnt, type, peer);
+        mica_sched_barrier(s);
         if (newrank > newpeer)
             send_idx = recv_idx;
     }
+#undef AT
 #undef SUM
-out:
-    free(cnts);
-    return rc;
+#undef DISP
 }
 
-int mica_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                        mica_op_t *op, mica_comm_t *comm)
+/* Fold, run `algorithm` among the power-of-two set, unfold. */
+static void folded(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm,
+                   void (*algorithm)(mica_sched_t *, const mica_coll_args_t *, const fold_t *,
+                                     int))
 {
-    int size = comm->size, rank = comm->rank, rc = MPI_SUCCESS;
-    if (sbuf != MPI_IN_PLACE)
-        mica_type_copy(sbuf, count, type, rbuf, count, type);
+    int size = comm->size, rank = comm->rank;
+    MPI_Count count = a->rcount;
+    mica_type_t *type = a->rtype;
+    if (a->sbuf != MPI_IN_PLACE)
+        mica_sched_copy(s, a->sbuf, count, type, a->rbuf, count, type);
     if (size == 1 || count * type->size == 0)
-        return MPI_SUCCESS;
-    void *mem, *tmp = mica_coll_tmp(count, type, &mem);
-    if (!tmp)
-        return mica_coll_no_mem(count, type);
-
-    int pof2 = mica_coll_pof2(size), rem = size - pof2, newrank;
+        return;
+    fold_t f = {.acc = a->rbuf, .tmp = mica_sched_tmp(s, count, type),
+                .pof2 = mica_coll_pof2(size)};
+    f.rem = size - f.pof2;
     /* Fold to a power of two: even ranks below 2 rem give their data to the odd rank above. */
-    if (rank < 2 * rem) {
+    if (rank < 2 * f.rem) {
         if (rank % 2 == 0) {
-            rc = mica_coll_send(rbuf, count, type, rank + 1, MICA_TAG_ALLREDUCE, comm);
-            newrank = -1;
+            mica_sched_send(s, f.acc, count, type, rank + 1);
+            f.newrank = -1;
         } else {
-            rc = mica_coll_recv(tmp, count, type, rank - 1, MICA_TAG_ALLREDUCE, comm);
-            if (rc == MPI_SUCCESS)
-                rc = mica_op_apply(op, tmp, rbuf, count, type);   /* (rank - 1) op rank */
-            newrank = rank / 2;
+            mica_sched_recv(s, f.tmp, count, type, rank - 1);
+            mica_sched_barrier(s);
+            mica_sched_reduce(s, f.tmp, f.acc, count, type, a->op);   /* (rank - 1) op rank */
+            f.newrank = rank / 2;
         }
+        mica_sched_barrier(s);
     } else {
-        newrank = rank - rem;
+        f.newrank = rank - f.rem;
     }
-    if (rc == MPI_SUCCESS && newrank >= 0) {
-        if (count * type->size >= MICA_COLL_TUNABLE(MICA_ALLREDUCE_LONG) && count >= pof2)
-            rc = rabenseifner(rbuf, tmp, count, type, op, newrank, pof2, rem, comm);
-        else
-            rc = recursive_doubling(rbuf, tmp, count, type, op, newrank, pof2, rem, comm);
-    }
+    if (f.newrank >= 0)
+        algorithm(s, a, &f, rank);
     /* Unfold: the odd ranks hand the result to the even ones that sat out. */
-    if (rc == MPI_SUCCESS && rank < 2 * rem) {
+    if (rank < 2 * f.rem) {
         if (rank % 2)
-            rc = mica_coll_send(rbuf, count, type, rank - 1, MICA_TAG_ALLREDUCE, comm);
+            mica_sched_send(s, f.acc, count, type, rank - 1);
         else
-            rc = mica_coll_recv(rbuf, count, type, rank + 1, MICA_TAG_ALLREDUCE, comm);
+            mica_sched_recv(s, f.acc, count, type, rank + 1);
     }
-    free(mem);
-    return rc;
+}
+
+void mica_coll_allreduce_recursive_doubling(mica_sched_t *s, const mica_coll_args_t *a,
+                                            mica_comm_t *comm)
+{
+    folded(s, a, comm, recursive_doubling);
+}
+
+/* Needs at least as many elements as the power-of-two set has processes. */
+void mica_coll_allreduce_rabenseifner(mica_sched_t *s, const mica_coll_args_t *a,
+                                      mica_comm_t *comm)
+{
+    folded(s, a, comm, rabenseifner);
+}
+
+void mica_coll_build_allreduce(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    if (a->rcount * a->rtype->size >= MICA_COLL_TUNABLE(MICA_ALLREDUCE_LONG) &&
+        a->rcount >= mica_coll_pof2(comm->size))
+        mica_coll_allreduce_rabenseifner(s, a, comm);
+    else
+        mica_coll_allreduce_recursive_doubling(s, a, comm);
+}
+
+int mica_coll_allreduce_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
+                               mica_op_t *op, mica_comm_t *comm)
+{
+    mica_coll_args_t a = {.sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rtype = type, .op = op};
+    return mica_sched_run(comm, MICA_TAG_ALLREDUCE, mica_coll_build_allreduce, &a);
 }
 
 int mica_allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
@@ -180,7 +198,7 @@ int mica_allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_t
         return mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
                           "MPI_IN_PLACE as sendbuf");
     mica_lock();
-    rc = mica_coll_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    rc = mica_coll_allreduce_locked(sendbuf, recvbuf, count, datatype, op, comm);
     mica_unlock();
     return rc;
 }

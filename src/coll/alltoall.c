@@ -152,23 +152,24 @@ static int alltoall_any(const void *sbuf, MPI_Count scount, const MPI_Count *sco
     return rc;
 }
 
-int mica_coll_alltoall(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                       MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm)
+int mica_coll_alltoall_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                              MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm)
 {
     return alltoall_any(sbuf, scount, NULL, NULL, stype, rbuf, rcount, NULL, NULL, rtype, comm);
 }
 
-int mica_coll_alltoallv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
-                        mica_type_t *stype, void *rbuf, const MPI_Count *rcounts,
-                        const MPI_Aint *rdispls, mica_type_t *rtype, mica_comm_t *comm)
+int mica_coll_alltoallv_locked(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                               mica_type_t *stype, void *rbuf, const MPI_Count *rcounts,
+                               const MPI_Aint *rdispls, mica_type_t *rtype, mica_comm_t *comm)
 {
     return alltoall_any(sbuf, 0, scounts, sdispls, stype, rbuf, 0, rcounts, rdispls, rtype,
                         comm);
 }
 
-int mica_coll_alltoallw(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
-                        mica_type_t *const *stypes, void *rbuf, const MPI_Count *rcounts,
-                        const MPI_Aint *rdispls, mica_type_t *const *rtypes, mica_comm_t *comm)
+int mica_coll_alltoallw_locked(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                               mica_type_t *const *stypes, void *rbuf, const MPI_Count *rcounts,
+                               const MPI_Aint *rdispls, mica_type_t *const *rtypes,
+                               mica_comm_t *comm)
 {
     a2a_t a = {sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes};
     return sbuf == MPI_IN_PLACE ? exchange_in_place(&a, comm) : exchange(&a, comm);
@@ -184,11 +185,12 @@ int mica_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
     if (comm->inter)
         return mica_inter_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                    comm);
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = mica_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    rc = mica_coll_alltoall_locked(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                   comm);
     mica_unlock();
     return rc;
 }
@@ -200,15 +202,15 @@ int mica_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     if (comm->inter)
         return mica_inter_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                     rdispls, recvtype, comm);
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
-                                      comm->size);
+        rc = mica_coll_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
+                                       comm->size);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = mica_coll_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                             rdispls, recvtype, comm);
+    rc = mica_coll_alltoallv_locked(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                    rdispls, recvtype, comm);
     mica_unlock();
     return rc;
 }
@@ -217,35 +219,13 @@ int mica_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm)
 {
-    mica_nbc_wide_t w;               /* one block per remote process */
-    int rc = mica_nbc_widen_alltoall(comm->remote_size, sendbuf, sendcounts, sdispls,
-                                     recvcounts, rdispls, &w);
+    mica_coll_wide_t w;               /* one block per remote process */
+    int rc = mica_coll_widen_alltoall(comm->remote_size, sendbuf, sendcounts, sdispls,
+                                      recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_alltoallv_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype, comm);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
-}
-
-/* Alltoallw's datatype arrays come as handles: look each one up and check it. */
-int mica_coll_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
-                           const char *what, mica_type_t **out)
-{
-    if (!in)
-        return mica_error(MPI_ERR_ARG, "%s is NULL", what);
-    for (int j = 0; j < n; j++) {
-        out[j] = mica_type_lookup(in[j]);
-        if (!out[j]) {
-            if (counts[j] == 0) {     /* a zero count's type is never used: any handle is fine */
-                out[j] = &mica_type_MPI_BYTE;
-                continue;
-            }
-            return mica_error(MPI_ERR_TYPE, "%s[%d] is not a valid datatype", what, j);
-        }
-        if (!mica_type_ready(out[j]))
-            return mica_error(MPI_ERR_TYPE, "%s[%d] is not committed: call MPI_Type_commit "
-                              "first", what, j);
-    }
-    return MPI_SUCCESS;
 }
 
 int mica_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
@@ -254,12 +234,12 @@ int mica_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
 {
     int n = comm->remote_size;  /* one block per remote process */
     mica_type_t **types;
-    int rc = mica_nbc_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                      recvcounts, rdispls, recvtypes, n, &types);
+    int rc = mica_coll_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                       recvcounts, rdispls, recvtypes, n, &types);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = (comm->inter ? mica_inter_alltoallw : mica_coll_alltoallw)(
+    rc = (comm->inter ? mica_inter_alltoallw : mica_coll_alltoallw_locked)(
         sendbuf, sendcounts, sdispls, types, recvbuf, recvcounts, rdispls, types + n, comm);
     mica_unlock();
     free(types);
@@ -270,11 +250,11 @@ int mica_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm)
 {
-    mica_nbc_wide_t w;               /* one block per remote process */
-    int rc = mica_nbc_widen_alltoall(comm->remote_size, sendbuf, sendcounts, sdispls,
-                                     recvcounts, rdispls, &w);
+    mica_coll_wide_t w;               /* one block per remote process */
+    int rc = mica_coll_widen_alltoall(comm->remote_size, sendbuf, sendcounts, sdispls,
+                                      recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_alltoallw_c(sendbuf, w.sc, w.sd, sendtypes, recvbuf, w.rc, w.rd, recvtypes, comm);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }

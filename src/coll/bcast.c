@@ -10,39 +10,25 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "coll/coll.h"
+#include "coll/algorithms.h"
 #include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
 
-static int bcast_binomial(void *buf, MPI_Count count, mica_type_t *type, int root,
-                          mica_comm_t *comm)
+void mica_coll_bcast_binomial(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    int size = comm->size, rank = comm->rank, vrank = (rank - root + size) % size;
-    int mask = 1, rc = MPI_SUCCESS;
-    while (mask < size) {
+    int size = comm->size, rank = comm->rank, vrank = (rank - a->root + size) % size, mask = 1;
+    for (; mask < size; mask <<= 1)
         if (vrank & mask) {
-            rc = mica_coll_recv(buf, count, type, (rank - mask + size) % size, MICA_TAG_BCAST, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
+            mica_sched_recv(s, a->rbuf, a->rcount, a->rtype, (rank - mask + size) % size);
+            mica_sched_barrier(s);
             break;
         }
-        mask <<= 1;
-    }
     /* Send to every child at once: their transfers overlap. */
-    mica_request_t *reqs[32];
-    int n = 0;
     for (mask >>= 1; mask > 0; mask >>= 1)
-        if (vrank + mask < size) {
-            rc = mica_coll_isend(buf, count, type, (rank + mask) % size, MICA_TAG_BCAST, comm,
-                                 &reqs[n]);
-            if (rc != MPI_SUCCESS)
-                break;
-            n++;
-        }
-    int rc2 = mica_request_waitall(n, reqs);
-    return rc != MPI_SUCCESS ? rc : rc2;
+        if (vrank + mask < size)
+            mica_sched_send(s, a->rbuf, a->rcount, a->rtype, (rank + mask) % size);
 }
 
 /* Bytes of the pieces [a, b) (relative ranks) of a message of n bytes cut in pieces of `piece`. */
@@ -54,48 +40,49 @@ static MPI_Count span(int a, int b, MPI_Count piece, MPI_Count n)
     return hi > lo ? hi - lo : 0;
 }
 
-static int bcast_scatter_ring(char *data, MPI_Count n, int root, mica_comm_t *comm)
+void mica_coll_bcast_scatter_ring(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    int size = comm->size, rank = comm->rank, vrank = (rank - root + size) % size;
-    mica_type_t *byte = &mica_type_MPI_BYTE;
-    MPI_Count piece = (n + size - 1) / size;
-    int rc, mask = 1;
+    int size = comm->size, rank = comm->rank, root = a->root, vrank = (rank - root + size) % size;
+    mica_type_t *byte = &mica_type_MPI_BYTE, *type = a->rtype;
+    MPI_Count n = a->rcount * type->size, piece = (n + size - 1) / size;
+    /* The data as bytes: the buffer itself if contiguous (then count elements are one block
+     * too), else a packed copy. */
+    char *data = (char *)a->rbuf + type->true_lb;
+    if (!type->contiguous) {
+        data = mica_sched_tmp(s, n, byte);
+        if (rank == root)
+            mica_sched_copy(s, a->rbuf, a->rcount, type, data, n, byte);
+    }
 
     /* Scatter: the subtree of vrank (vrank .. vrank + its lowest set bit) gets its pieces. */
-    while (mask < size) {
+    int mask = 1;
+    for (; mask < size; mask <<= 1)
         if (vrank & mask) {
             int end = vrank + mask < size ? vrank + mask : size;
-            rc = mica_coll_recv(data + vrank * piece, span(vrank, end, piece, n), byte,
-                                (rank - mask + size) % size, MICA_TAG_BCAST, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
+            mica_sched_recv(s, data + vrank * piece, span(vrank, end, piece, n), byte,
+                            (rank - mask + size) % size);
+            mica_sched_barrier(s);
             break;
         }
-        mask <<= 1;
-    }
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (vrank + mask < size) {
             int child = vrank + mask, end = child + mask < size ? child + mask : size;
             MPI_Count len = span(child, end, piece, n);
-            if (len) {
-                rc = mica_coll_send(data + child * piece, len, byte, (rank + mask) % size,
-                                    MICA_TAG_BCAST, comm);
-                if (rc != MPI_SUCCESS)
-                    return rc;
-            }
+            if (len)
+                mica_sched_send(s, data + child * piece, len, byte, (rank + mask) % size);
         }
+    mica_sched_barrier(s);
 
     /* Ring allgather of the pieces: in step i, pass on the piece received in step i - 1. */
     int left = (rank - 1 + size) % size, right = (rank + 1) % size;
     for (int i = 0; i < size - 1; i++) {
         int sp = (vrank - i + size) % size, rp = (vrank - i - 1 + size) % size;
-        rc = mica_coll_sendrecv(data + sp * piece, span(sp, sp + 1, piece, n), byte, right,
-                                data + rp * piece, span(rp, rp + 1, piece, n), byte, left,
-                                MICA_TAG_BCAST, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
+        mica_sched_recv(s, data + rp * piece, span(rp, rp + 1, piece, n), byte, left);
+        mica_sched_send(s, data + sp * piece, span(sp, sp + 1, piece, n), byte, right);
+        mica_sched_barrier(s);
     }
-    return MPI_SUCCESS;
+    if (!type->contiguous && rank != root)
+        mica_sched_copy(s, data, n, byte, a->rbuf, a->rcount, type);
 }
 
 /* Where the long-message algorithm starts. Its ring moves in lockstep rounds that need every
@@ -113,29 +100,22 @@ static long long_limit(void)
     return mica_comm_world.size <= cpus ? MICA_BCAST_LONG : LONG_MAX;
 }
 
-int mica_coll_bcast(void *buf, MPI_Count count, mica_type_t *type, int root, mica_comm_t *comm)
+void mica_coll_build_bcast(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    MPI_Count n = count * type->size;
+    MPI_Count n = a->rcount * a->rtype->size;
     if (comm->size == 1 || n == 0)
-        return MPI_SUCCESS;
+        return;
     if (n < long_limit() || comm->size < 3)
-        return bcast_binomial(buf, count, type, root, comm);
-    int contiguous = type->contiguous;  /* then count elements are one block too */
-    char *data = (char *)buf + type->true_lb, *packed = NULL;
-    if (!contiguous) {
-        if (!(packed = malloc((size_t)n)))
-            return mica_error(MPI_ERR_NO_MEM, "no memory for a copy of %lld bytes", (long long)n);
-        if (comm->rank == root)
-            mica_type_pack(buf, count, type, 0, packed, n);
-        data = packed;
-    }
-    int rc = bcast_scatter_ring(data, n, root, comm);
-    if (packed) {
-        if (rc == MPI_SUCCESS && comm->rank != root)
-            mica_type_unpack(buf, count, type, 0, packed, n);
-        free(packed);
-    }
-    return rc;
+        mica_coll_bcast_binomial(s, a, comm);
+    else
+        mica_coll_bcast_scatter_ring(s, a, comm);
+}
+
+int mica_coll_bcast_locked(void *buf, MPI_Count count, mica_type_t *type, int root,
+                           mica_comm_t *comm)
+{
+    mica_coll_args_t a = {.rbuf = buf, .rcount = count, .rtype = type, .root = root};
+    return mica_sched_run(comm, MICA_TAG_BCAST, mica_coll_build_bcast, &a);
 }
 
 int mica_bcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
@@ -149,7 +129,7 @@ int mica_bcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
     if (buffer == MPI_IN_PLACE)
         return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Bcast does not allow");
     mica_lock();
-    rc = mica_coll_bcast(buffer, count, datatype, root, comm);
+    rc = mica_coll_bcast_locked(buffer, count, datatype, root, comm);
     mica_unlock();
     return rc;
 }

@@ -1,5 +1,9 @@
-/* Collectives: the algorithms, callable inside the library with the big lock held (the MPI
- * entry points take the lock and call these), and the helpers they share.
+/* Collectives: the blocking collectives callable inside the library, and the helpers they share.
+ *
+ * Two internal APIs: mica_X_c and mica_X (core_api.h) are the core entry points the MPI
+ * bindings call: they check the arguments, switch to the intercommunicator forms and take the
+ * big lock. mica_coll_X_locked (below) are for the library itself: the caller holds the big lock
+ * and the arguments are trusted.
  *
  * Every message of a collective travels on the communicator's collective context, with one
  * internal tag per collective: blocking collectives are called in the same order by every
@@ -39,46 +43,49 @@ static inline int mica_coll_group_tag(int tag)
 /* The value of environment variable `name` (read once), or `dflt` if it is not set. */
 long mica_coll_tunable(const char *name, long dflt);
 
-/* --- the algorithms (lock held) ------------------------------------------------------------ */
+/* --- the blocking collectives, with the lock held ------------------------------------------- */
 
-int mica_coll_barrier(mica_comm_t *comm);
-int mica_coll_bcast(void *buf, MPI_Count count, mica_type_t *type, int root, mica_comm_t *comm);
-int mica_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                     mica_op_t *op, int root, mica_comm_t *comm);
-int mica_coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                        mica_op_t *op, mica_comm_t *comm);
-int mica_coll_gather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                     MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm);
-int mica_coll_gatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                      const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
-                      int root, mica_comm_t *comm);
-int mica_coll_scatter(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                      MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm);
-int mica_coll_scatterv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
-                       mica_type_t *stype, void *rbuf, MPI_Count rcount, mica_type_t *rtype,
-                       int root, mica_comm_t *comm);
-int mica_coll_allgather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                        MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm);
+int mica_coll_barrier_locked(mica_comm_t *comm);
+int mica_coll_bcast_locked(void *buf, MPI_Count count, mica_type_t *type, int root,
+                           mica_comm_t *comm);
+int mica_coll_reduce_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
+                            mica_op_t *op, int root, mica_comm_t *comm);
+int mica_coll_allreduce_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
+                               mica_op_t *op, mica_comm_t *comm);
+int mica_coll_gather_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                            MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm);
+int mica_coll_gatherv_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                             const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
+                             int root, mica_comm_t *comm);
+int mica_coll_scatter_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                             MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm);
+int mica_coll_scatterv_locked(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
+                              mica_type_t *stype, void *rbuf, MPI_Count rcount, mica_type_t *rtype,
+                              int root, mica_comm_t *comm);
+int mica_coll_allgather_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                               MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm);
 /* The same with another tag: for MPI_Comm_create_group, which runs among some processes of a
  * communicator, on its collective context with mica_coll_group_tag(tag). */
-int mica_coll_allgather_tag(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                            MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm, int tag);
-int mica_coll_allgatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                         const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
-                         mica_comm_t *comm);
-int mica_coll_alltoall(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                       MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm);
-int mica_coll_alltoallv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
-                        mica_type_t *stype, void *rbuf, const MPI_Count *rcounts,
-                        const MPI_Aint *rdispls, mica_type_t *rtype, mica_comm_t *comm);
+int mica_coll_allgather_tag_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype,
+                                   void *rbuf, MPI_Count rcount, mica_type_t *rtype,
+                                   mica_comm_t *comm, int tag);
+int mica_coll_allgatherv_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                                const MPI_Count *rcounts, const MPI_Aint *displs,
+                                mica_type_t *rtype, mica_comm_t *comm);
+int mica_coll_alltoall_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                              MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm);
+int mica_coll_alltoallv_locked(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                               mica_type_t *stype, void *rbuf, const MPI_Count *rcounts,
+                               const MPI_Aint *rdispls, mica_type_t *rtype, mica_comm_t *comm);
 /* Alltoallw: displacements in bytes, a datatype per peer. */
-int mica_coll_alltoallw(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
-                        mica_type_t *const *stypes, void *rbuf, const MPI_Count *rcounts,
-                        const MPI_Aint *rdispls, mica_type_t *const *rtypes, mica_comm_t *comm);
-int mica_coll_reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcounts,
-                             mica_type_t *type, mica_op_t *op, mica_comm_t *comm);
-int mica_coll_scan(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                   mica_op_t *op, mica_comm_t *comm, int exclusive);
+int mica_coll_alltoallw_locked(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                               mica_type_t *const *stypes, void *rbuf, const MPI_Count *rcounts,
+                               const MPI_Aint *rdispls, mica_type_t *const *rtypes,
+                               mica_comm_t *comm);
+int mica_coll_reduce_scatter_locked(const void *sbuf, void *rbuf, const MPI_Count *rcounts,
+                                    mica_type_t *type, mica_op_t *op, mica_comm_t *comm);
+int mica_coll_scan_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
+                          mica_op_t *op, mica_comm_t *comm, int exclusive);
 
 /* --- helpers -------------------------------------------------------------------------------- */
 
@@ -100,10 +107,50 @@ void *mica_coll_tmp(MPI_Count count, const mica_type_t *type, void **mem);
 /* An error code for a failed temporary allocation. */
 int mica_coll_no_mem(MPI_Count count, const mica_type_t *type);
 
+/* --- argument checks and widening (args.c) -------------------------------------------------- */
+
 /* Argument checks shared by the entry points: MPI_SUCCESS or an error code naming `what`. */
 int mica_coll_check_type(const mica_type_t *type, const char *what);
 int mica_coll_check_op(const mica_op_t *op, const mica_type_t *type);
 int mica_coll_check_counts(int n, const MPI_Count *counts, const char *what);
+/* Gather (gather = 1) and scatter (0): the significant buffers and datatypes. */
+int mica_coll_check_rooted(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                           mica_type_t *recvtype, int root, mica_comm_t *comm, int gather);
+/* Allgather, alltoall: sendbuf may be MPI_IN_PLACE, recvbuf not. */
+int mica_coll_check_all(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                        mica_type_t *recvtype);
+/* `aliased`: sendbuf == recvbuf matters here (the root of a reduce, everyone otherwise). */
+int mica_coll_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count,
+                              mica_type_t *type, mica_op_t *op, int aliased);
+/* n counts (none negative) and displacements (not NULL). */
+int mica_coll_check_v(const MPI_Count *counts, const void *displs, int n, const char *cname,
+                      const char *dname);
+int mica_coll_check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls, const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls, int n);
+/* Alltoallw's checks (n blocks a side), then its datatypes looked up into *types (malloc'd:
+ * the n send types, unset at MPI_IN_PLACE, then the n receive types; NULL on error). */
+int mica_coll_check_alltoallw(const void *sendbuf, const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls, const MPI_Datatype *sendtypes,
+                              const void *recvbuf, const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, int n,
+                              mica_type_t ***types);
+
+/* The int count and displacement arrays of an MPI_X form widened for its MPI_X_c form: nsend
+ * of each send array, nrecv of each receive array (a NULL array stays NULL). Free them with
+ * mica_coll_wide_free, also after an error. */
+typedef struct {
+    MPI_Count *sc, *rc;
+    MPI_Aint *sd, *rd;
+} mica_coll_wide_t;
+int mica_coll_widen(int nsend, const int *sc, const int *sd, int nrecv, const int *rc,
+                    const int *rd, mica_coll_wide_t *w);
+/* Alltoallv's and alltoallw's: n a side, the send side's left NULL at MPI_IN_PLACE. */
+int mica_coll_widen_alltoall(int n, const void *sendbuf, const int *sc, const int *sd,
+                             const int *rc, const int *rd, mica_coll_wide_t *w);
+void mica_coll_wide_free(mica_coll_wide_t *w);
+/* The counts of a _block form: n times count in *out (malloc'd; NULL on error). */
+int mica_coll_block_counts(int n, MPI_Count count, MPI_Count **out);
 
 /* The datatypes of MPI_Alltoallw's `what` (sendtypes, recvtypes) as objects in out[n]: each must
  * be committed, except where its count is zero (then any handle goes, and MPI_BYTE stands in). */

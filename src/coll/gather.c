@@ -33,17 +33,17 @@ static int gather_root(const void *sbuf, MPI_Count scount, mica_type_t *stype, v
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
-int mica_coll_gather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                     MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm)
+int mica_coll_gather_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                            MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm)
 {
     if (comm->rank != root)
         return mica_coll_send(sbuf, scount, stype, root, MICA_TAG_GATHER, comm);
     return gather_root(sbuf, scount, stype, rbuf, rcount, NULL, NULL, rtype, comm);
 }
 
-int mica_coll_gatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                      const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
-                      int root, mica_comm_t *comm)
+int mica_coll_gatherv_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                             const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
+                             int root, mica_comm_t *comm)
 {
     if (comm->rank != root)
         return mica_coll_send(sbuf, scount, stype, root, MICA_TAG_GATHER, comm);
@@ -79,7 +79,8 @@ int mica_gather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtyp
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = mica_coll_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    rc = mica_coll_gather_locked(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                 comm);
     mica_unlock();
     return rc;
 }
@@ -100,8 +101,8 @@ int mica_gatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendty
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = mica_coll_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                           root, comm);
+    rc = mica_coll_gatherv_locked(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, root, comm);
     mica_unlock();
     return rc;
 }

@@ -106,11 +106,11 @@ static int exchange(mica_comm_t *comm, int tag, const void *sbuf, const blocks_t
 int mica_inter_barrier(mica_comm_t *comm)
 {
     mica_lock();
-    int rc = mica_coll_barrier(comm->local);
+    int rc = mica_coll_barrier_locked(comm->local);
     if (rc == MPI_SUCCESS && comm->rank == 0)
         rc = mica_coll_sendrecv(NULL, 0, BYTE, 0, NULL, 0, BYTE, 0, MICA_TAG_BARRIER, comm);
     if (rc == MPI_SUCCESS)            /* the others wait until their leader has heard */
-        rc = mica_coll_barrier(comm->local);
+        rc = mica_coll_barrier_locked(comm->local);
     mica_unlock();
     return rc;
 }
@@ -129,7 +129,7 @@ int mica_inter_bcast(void *buf, MPI_Count count, mica_type_t *type, int root, mi
         if (comm->rank == 0)
             rc = mica_coll_recv(buf, count, type, root, MICA_TAG_BCAST, comm);
         if (rc == MPI_SUCCESS)
-            rc = mica_coll_bcast(buf, count, type, 0, comm->local);
+            rc = mica_coll_bcast_locked(buf, count, type, 0, comm->local);
     }
     mica_unlock();
     return rc;
@@ -143,7 +143,7 @@ static int reduce_local(const void *sbuf, MPI_Count count, mica_type_t *type, mi
     *result = *mem = NULL;
     if (comm->rank == 0 && !(*result = mica_coll_tmp(count, type, mem)))
         return mica_coll_no_mem(count, type);
-    return mica_coll_reduce(sbuf, *result, count, type, op, 0, comm->local);
+    return mica_coll_reduce_locked(sbuf, *result, count, type, op, 0, comm->local);
 }
 
 int mica_inter_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
@@ -183,7 +183,7 @@ int mica_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_typ
         rc = mica_coll_sendrecv(acc, count, type, 0, rbuf, count, type, 0, MICA_TAG_ALLREDUCE,
                                 comm);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_bcast(rbuf, count, type, 0, comm->local);
+        rc = mica_coll_bcast_locked(rbuf, count, type, 0, comm->local);
     mica_unlock();
     free(mem);
     return rc;
@@ -206,8 +206,8 @@ static int rooted(const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
     else
         rc = check_side(sbuf, stype, "sendbuf", "sendtype");
     if (rc == MPI_SUCCESS && root == MPI_ROOT && v)
-        rc = gather ? mica_nbc_check_v(rcounts, displs, n, "recvcounts", "displs")
-                    : mica_nbc_check_v(scounts, displs, n, "sendcounts", "displs");
+        rc = gather ? mica_coll_check_v(rcounts, displs, n, "recvcounts", "displs")
+                    : mica_coll_check_v(scounts, displs, n, "sendcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
@@ -293,7 +293,7 @@ int mica_inter_allgatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype
                           const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
                           mica_comm_t *comm)
 {
-    int rc = mica_nbc_check_v(rcounts, displs, comm->remote_size, "recvcounts", "displs");
+    int rc = mica_coll_check_v(rcounts, displs, comm->remote_size, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     return all_blocks(sbuf, scount, NULL, NULL, stype, 1, rbuf, 0, rcounts, displs, rtype,
@@ -313,8 +313,8 @@ int mica_inter_alltoallv(const void *sbuf, const MPI_Count *scounts, const MPI_A
 {
     int rc = no_in_place(sbuf, "sendbuf");
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_alltoallv(sbuf, scounts, sdispls, rcounts, rdispls,
-                                      comm->remote_size);
+        rc = mica_coll_check_alltoallv(sbuf, scounts, sdispls, rcounts, rdispls,
+                                       comm->remote_size);
     if (rc != MPI_SUCCESS)
         return rc;
     return all_blocks(sbuf, 0, scounts, sdispls, stype, 0, rbuf, 0, rcounts, rdispls, rtype,
@@ -368,8 +368,8 @@ int mica_inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
                                     MICA_TAG_REDUCE_SCATTER, comm);
     }
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_scatterv(result, counts, displs, type, rbuf, counts[comm->rank], type, 0,
-                                comm->local);
+        rc = mica_coll_scatterv_locked(result, counts, displs, type, rbuf, counts[comm->rank], type,
+                                       0, comm->local);
     mica_unlock();
     free(mem);
     free(mem2);

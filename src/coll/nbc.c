@@ -1,11 +1,7 @@
 /* The nonblocking collectives (MPI_Ibarrier ... MPI_Iexscan) on intracommunicators: each builds
  * its schedule (sched.h) when called and returns it as a request. Simple algorithms, chosen to
- * be correct and to keep few messages in flight per process:
- *   barrier           dissemination, ceil(log2 p) rounds
- *   bcast             binomial tree
- *   reduce            binomial tree (rooted at 0 and then sent to the root for non-commutative
- *                     operations, so the operands are combined in rank order)
- *   allreduce         reduce to 0, then bcast
+ * be correct and to keep few messages in flight per process (barrier, bcast, reduce and allreduce
+ * run the algorithms of their blocking forms, algorithms.h):
  *   reduce_scatter    reduce to 0 of the whole vector, then scatterv
  *   gather, scatter   linear, at the root
  *   allgather(v)      every block straight to every process
@@ -14,91 +10,13 @@
  * The argument checks are those of the blocking forms. */
 #include <stdlib.h>
 
+#include "coll/algorithms.h"
 #include "coll/nbc.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
 
 /* --- the schedules -------------------------------------------------------------------------- */
-
-void mica_nbc_barrier(mica_sched_t *s, mica_comm_t *comm)
-{
-    int size = comm->size, rank = comm->rank;
-    mica_type_t *byte = &mica_type_MPI_BYTE;
-    for (int k = 1; k < size; k <<= 1) {
-        mica_sched_send(s, NULL, 0, byte, (rank + k) % size);
-        mica_sched_recv(s, NULL, 0, byte, (rank - k + size) % size);
-        mica_sched_barrier(s);
-    }
-}
-
-void mica_nbc_bcast(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type, int root,
-                    mica_comm_t *comm)
-{
-    int size = comm->size, rank = comm->rank, vrank = (rank - root + size) % size, mask = 1;
-    if (size == 1 || count * type->size == 0)
-        return;
-    for (; mask < size; mask <<= 1)
-        if (vrank & mask) {
-            mica_sched_recv(s, buf, count, type, (rank - mask + size) % size);
-            mica_sched_barrier(s);
-            break;
-        }
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (vrank + mask < size)
-            mica_sched_send(s, buf, count, type, (rank + mask) % size);
-}
-
-/* The reduction of every process's `input` into `rbuf` at `root` (input == rbuf there for
- * MPI_IN_PLACE). Whatever comes from lower ranks stays on the left of the operator. */
-void mica_nbc_reduce(mica_sched_t *s, const void *input, void *rbuf, MPI_Count count,
-                     mica_type_t *type, mica_op_t *op, int root, mica_comm_t *comm)
-{
-    int size = comm->size, rank = comm->rank;
-    if (size == 1 || count * type->size == 0) {
-        if (rank == root && input != rbuf)
-            mica_sched_copy(s, input, count, type, rbuf, count, type);
-        return;
-    }
-    int tree_root = op->commutative ? root : 0, vrank = (rank - tree_root + size) % size;
-    void *acc, *tmp = NULL;
-    if (rank == root && rank == tree_root) {
-        acc = rbuf;
-        if (input != rbuf)
-            mica_sched_copy(s, input, count, type, rbuf, count, type);
-    } else {
-        acc = mica_sched_tmp(s, count, type);
-        mica_sched_copy(s, input, count, type, acc, count, type);
-    }
-    for (int mask = 1; mask < size; mask <<= 1) {
-        if (vrank & mask) {
-            mica_sched_send(s, acc, count, type, (vrank - mask + tree_root) % size);
-            mica_sched_barrier(s);
-            break;
-        }
-        if ((vrank | mask) >= size)
-            continue;
-        if (!tmp)
-            tmp = mica_sched_tmp(s, count, type);
-        mica_sched_recv(s, tmp, count, type, ((vrank | mask) + tree_root) % size);
-        mica_sched_barrier(s);
-        if (op->commutative) {
-            mica_sched_reduce(s, tmp, acc, count, type, op);
-        } else {                      /* acc holds the lower ranks: acc op tmp, into tmp */
-            mica_sched_reduce(s, acc, tmp, count, type, op);
-            void *t = acc;
-            acc = tmp, tmp = t;
-        }
-    }
-    if (root != tree_root) {
-        if (rank == tree_root)
-            mica_sched_send(s, acc, count, type, root);
-        else if (rank == root)
-            mica_sched_recv(s, rbuf, count, type, tree_root);
-    } else if (rank == root && acc != rbuf) {
-        mica_sched_copy(s, acc, count, type, rbuf, count, type);
-    }
-}
 
 /* Block i of a gather's receive buffer or a scatter's send buffer: counts[i] elements at
  * element displs[i] (counts NULL: `count` each, at i * count). */
@@ -215,9 +133,11 @@ void mica_nbc_reduce_scatter(mica_sched_t *s, const void *sbuf, void *rbuf,
     MPI_Count total = 0;
     for (int i = 0; i < size; i++)
         total += rcounts[i];
-    const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-    void *all = rank == 0 ? mica_sched_tmp(s, total, type) : NULL;
-    mica_nbc_reduce(s, input, all, total, type, op, 0, comm);
+    mica_coll_args_t whole = {.sbuf = sbuf == MPI_IN_PLACE ? rbuf : sbuf, .rcount = total,
+                              .rtype = type, .op = op,
+                              .rbuf = rank == 0 ? mica_sched_tmp(s, total, type) : NULL};
+    void *all = whole.rbuf;
+    mica_coll_build_reduce(s, &whole, comm);
     mica_sched_barrier(s);
     if (rank != 0) {
         mica_sched_recv(s, rbuf, rcounts[rank], type, 0);
@@ -272,141 +192,6 @@ void mica_nbc_scan(mica_sched_t *s, const void *sbuf, void *rbuf, MPI_Count coun
     }
 }
 
-/* --- argument checks (as the blocking forms') ------------------------------------------------ */
-
-int mica_nbc_check_rooted(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                          mica_type_t *recvtype, int root, mica_comm_t *comm, int gather)
-{
-    /* A gather's send side and a scatter's receive side are significant everywhere (but at an
-     * MPI_IN_PLACE root); the other side only at the root. */
-    const void *everywhere_buf = gather ? sendbuf : recvbuf;
-    const void *root_buf = gather ? recvbuf : sendbuf;
-    mica_type_t *everywhere_type = gather ? sendtype : recvtype;
-    mica_type_t *root_type = gather ? recvtype : sendtype;
-    const char *ename = gather ? "sendbuf" : "recvbuf", *rname = gather ? "recvbuf" : "sendbuf";
-    int rc = MPI_SUCCESS;
-    if (everywhere_buf != MPI_IN_PLACE)
-        rc = mica_coll_check_type(everywhere_type, gather ? "sendtype" : "recvtype");
-    else if (comm->rank != root)
-        rc = mica_error(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE on rank %d, which is not the root "
-                        "(%d)", ename, comm->rank, root);
-    if (rc == MPI_SUCCESS && comm->rank == root) {
-        rc = mica_coll_check_type(root_type, gather ? "recvtype" : "sendtype");
-        if (rc == MPI_SUCCESS && root_buf == MPI_IN_PLACE)
-            rc = mica_error(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE: only %s may be", rname, ename);
-    }
-    return rc;
-}
-
-int mica_nbc_check_all(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                       mica_type_t *recvtype)
-{
-    int rc = sendbuf == MPI_IN_PLACE ? MPI_SUCCESS : mica_coll_check_type(sendtype, "sendtype");
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_check_type(recvtype, "recvtype");
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    return rc;
-}
-
-/* `aliased`: sendbuf == recvbuf matters here (the root of a reduce, everyone otherwise). */
-int mica_nbc_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count,
-                             mica_type_t *type, mica_op_t *op, int aliased)
-{
-    int rc = mica_coll_check_op(op, type);
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    if (rc == MPI_SUCCESS && aliased && sendbuf == recvbuf && count > 0)
-        rc = mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
-                        "MPI_IN_PLACE as sendbuf");
-    return rc;
-}
-
-int mica_nbc_check_v(const MPI_Count *counts, const void *displs, int n, const char *cname,
-                     const char *dname)
-{
-    int rc = mica_coll_check_counts(n, counts, cname);
-    if (rc == MPI_SUCCESS && !displs)
-        rc = mica_error(MPI_ERR_ARG, "%s is NULL", dname);
-    return rc;
-}
-
-int mica_nbc_check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
-                             const MPI_Aint *sdispls, const MPI_Count *recvcounts,
-                             const MPI_Aint *rdispls, int n)
-{
-    int rc = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE)
-        rc = mica_nbc_check_v(sendcounts, sdispls, n, "sendcounts", "sdispls");
-    if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_v(recvcounts, rdispls, n, "recvcounts", "rdispls");
-    return rc;
-}
-
-int mica_nbc_check_alltoallw(const void *sendbuf, const MPI_Count *sendcounts,
-                             const MPI_Aint *sdispls, const MPI_Datatype *sendtypes,
-                             const void *recvbuf, const MPI_Count *recvcounts,
-                             const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, int n,
-                             mica_type_t ***types)
-{
-    *types = NULL;
-    int rc = MPI_SUCCESS;             /* the datatypes are checked as they are looked up */
-    if (recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_type_t **t = malloc(2 * (size_t)n * sizeof *t);
-    if (!t)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", 2 * n);
-    rc = mica_coll_lookup_types(n, recvtypes, recvcounts, "recvtypes", t + n);
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", t);
-    if (rc != MPI_SUCCESS)
-        free(t);
-    else
-        *types = t;
-    return rc;
-}
-
-/* --- widening the int arrays ---------------------------------------------------------------- */
-
-int mica_nbc_widen(int nsend, const int *sc, const int *sd, int nrecv, const int *rc,
-                   const int *rd, mica_nbc_wide_t *w)
-{
-    *w = (mica_nbc_wide_t){0};
-    int err = mica_coll_widen_counts(nsend, sc, &w->sc);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_displs(nsend, sd, &w->sd);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_counts(nrecv, rc, &w->rc);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_displs(nrecv, rd, &w->rd);
-    return err;
-}
-
-int mica_nbc_widen_alltoall(int n, const void *sendbuf, const int *sc, const int *sd,
-                            const int *rc, const int *rd, mica_nbc_wide_t *w)
-{
-    int in_place = sendbuf == MPI_IN_PLACE;
-    return mica_nbc_widen(n, in_place ? NULL : sc, in_place ? NULL : sd, n, rc, rd, w);
-}
-
-void mica_nbc_wide_free(mica_nbc_wide_t *w)
-{
-    free(w->sc), free(w->sd), free(w->rc), free(w->rd);
-}
-
-int mica_nbc_block_counts(int n, MPI_Count count, MPI_Count **out)
-{
-    if (!(*out = malloc((n > 0 ? (size_t)n : 1) * sizeof **out)))
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", n);
-    for (int i = 0; i < n; i++)
-        (*out)[i] = count;
-    return MPI_SUCCESS;
-}
-
 /* --- entry points ------------------------------------------------------------------------------ */
 
 /* Start a schedule with the lock held: the last argument is the statement that fills `s_`. */
@@ -425,7 +210,8 @@ int mica_nbc_block_counts(int n, MPI_Count count, MPI_Count **out)
 int mica_ibarrier(mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    START(comm, request, mica_nbc_barrier(s_, comm));
+    mica_coll_args_t a = {0};
+    START(comm, request, mica_coll_build_barrier(s_, &a, comm));
 }
 
 int mica_ibcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
@@ -438,36 +224,35 @@ int mica_ibcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root
     if (buffer == MPI_IN_PLACE)
         return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Ibcast does not "
                           "allow");
-    START(comm, request, mica_nbc_bcast(s_, buffer, count, datatype, root, comm));
+    mica_coll_args_t a = {.rbuf = buffer, .rcount = count, .rtype = datatype, .root = root};
+    START(comm, request, mica_coll_build_bcast(s_, &a, comm));
 }
 
 int mica_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                    mica_op_t *op, int root, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
+    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
     if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
         rc = mica_error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE on rank %d, which is not the "
                         "root (%d)", comm->rank, root);
     if (rc != MPI_SUCCESS)
         return rc;
-    const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    START(comm, request, mica_nbc_reduce(s_, input, recvbuf, count, datatype, op, root, comm));
+    mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
+                          .op = op, .root = root};
+    START(comm, request, mica_coll_build_reduce(s_, &a, comm));
 }
 
 int mica_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                       mica_op_t *op, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
+    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
-    const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    START(comm, request, {
-        mica_nbc_reduce(s_, input, recvbuf, count, datatype, op, 0, comm);
-        mica_sched_barrier(s_);
-        mica_nbc_bcast(s_, recvbuf, count, datatype, 0, comm);
-    });
+    mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
+                          .op = op};
+    START(comm, request, mica_coll_build_allreduce(s_, &a, comm));
 }
 
 int mica_igather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
@@ -475,7 +260,7 @@ int mica_igather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendty
                    mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
+    int rc = mica_coll_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_gather(s_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
@@ -487,9 +272,9 @@ int mica_igatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
                     mica_type_t *recvtype, int root, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
+    int rc = mica_coll_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 1);
     if (rc == MPI_SUCCESS && comm->rank == root)
-        rc = mica_nbc_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
+        rc = mica_coll_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_gather(s_, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
@@ -502,13 +287,13 @@ int mica_igatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, voi
 {
     MICA_INTRA_ONLY(comm);
     int at_root = comm->rank == root;  /* the arrays matter only there */
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen(0, NULL, NULL, comm->size, at_root ? recvcounts : NULL,
-                            at_root ? displs : NULL, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen(0, NULL, NULL, comm->size, at_root ? recvcounts : NULL,
+                             at_root ? displs : NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype, root,
                              comm, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -517,7 +302,7 @@ int mica_iscatter_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
                     mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
+    int rc = mica_coll_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_scatter(s_, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
@@ -529,9 +314,9 @@ int mica_iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      mica_type_t *recvtype, int root, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
+    int rc = mica_coll_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, 0);
     if (rc == MPI_SUCCESS && comm->rank == root)
-        rc = mica_nbc_check_v(sendcounts, displs, comm->size, "sendcounts", "displs");
+        rc = mica_coll_check_v(sendcounts, displs, comm->size, "sendcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_scatter(s_, sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
@@ -544,13 +329,13 @@ int mica_iscatterv(const void *sendbuf, const int sendcounts[], const int displs
 {
     MICA_INTRA_ONLY(comm);
     int at_root = comm->rank == root;  /* the arrays matter only there */
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen(comm->size, at_root ? sendcounts : NULL, at_root ? displs : NULL, 0,
-                            NULL, NULL, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen(comm->size, at_root ? sendcounts : NULL, at_root ? displs : NULL, 0,
+                             NULL, NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_iscatterv_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, recvcount, recvtype, root,
                               comm, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -559,7 +344,7 @@ int mica_iallgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
                       mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_allgather(s_, sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -571,9 +356,9 @@ int mica_iallgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *se
                        mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
+        rc = mica_coll_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_allgather(s_, sendbuf, sendcount, sendtype, recvbuf, 0,
@@ -585,12 +370,12 @@ int mica_iallgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, 
                      mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen(0, NULL, NULL, comm->size, recvcounts, displs, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen(0, NULL, NULL, comm->size, recvcounts, displs, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
                                 request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -599,7 +384,7 @@ int mica_ialltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *send
                      mica_comm_t *comm, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_nbc_side_t snd = {.buf = sendbuf, .count = sendcount, .type = sendtype};
@@ -613,10 +398,10 @@ int mica_ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const M
                       MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
-                                      comm->size);
+        rc = mica_coll_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
+                                       comm->size);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_nbc_side_t snd = {.buf = sendbuf, .counts = sendcounts, .displs = sdispls,
@@ -632,13 +417,13 @@ int mica_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
-                                     rdispls, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
+                                      rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_ialltoallv_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
                                request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -650,8 +435,8 @@ int mica_ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const M
     MICA_INTRA_ONLY(comm);
     int n = comm->size;
     mica_type_t **types;
-    int rc = mica_nbc_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                      recvcounts, rdispls, recvtypes, n, &types);
+    int rc = mica_coll_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                       recvcounts, rdispls, recvtypes, n, &types);
     if (rc != MPI_SUCCESS)
         return rc;
     /* The schedule keeps the datatypes it uses; the table is needed only to build it. */
@@ -675,13 +460,13 @@ int mica_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
-                                     rdispls, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
+                                      rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_ialltoallw_c(sendbuf, w.sc, w.sd, sendtypes, recvbuf, w.rc, w.rd, recvtypes, comm,
                                request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -692,7 +477,7 @@ int mica_ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count r
     MICA_INTRA_ONLY(comm);
     int rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_reduction(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op, 1);
+        rc = mica_coll_check_reduction(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_reduce_scatter(s_, sendbuf, recvbuf, recvcounts, datatype, op,
@@ -718,7 +503,7 @@ int mica_ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count r
 {
     MICA_INTRA_ONLY(comm);
     MPI_Count *counts;
-    int rc = mica_nbc_block_counts(comm->size, recvcount, &counts);
+    int rc = mica_coll_block_counts(comm->size, recvcount, &counts);
     if (rc == MPI_SUCCESS)
         rc = mica_ireduce_scatter_c(sendbuf, recvbuf, counts, datatype, op, comm, request);
     free(counts);
@@ -728,7 +513,7 @@ int mica_ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count r
 static int iscan(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                  mica_op_t *op, mica_comm_t *comm, int exclusive, MPI_Request *request)
 {
-    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
+    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     START(comm, request, mica_nbc_scan(s_, sendbuf, recvbuf, count, datatype, op, exclusive, comm));

@@ -1,9 +1,10 @@
 /* Persistent collectives on intracommunicators (persist.h): MPI_Barrier_init ...
- * MPI_Exscan_init. Each start runs the schedule of the nonblocking form (nbc.c), built from the
- * arguments bound at init; the init checks are those of the nonblocking forms. */
+ * MPI_Exscan_init. Each start runs the schedule of the nonblocking form (algorithms.h, nbc.c),
+ * built from the arguments bound at init; the init checks are those of the nonblocking forms. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/algorithms.h"
 #include "coll/nbc.h"
 #include "coll/persist.h"
 #include "core/errors.h"
@@ -111,34 +112,6 @@ void mica_pcoll_free(mica_pcoll_t *p)
 
 /* --- the schedules, from the bound arguments ------------------------------------------------ */
 
-static void build_barrier(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    (void)a;
-    mica_nbc_barrier(s, comm);
-}
-
-static void build_bcast(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    mica_nbc_bcast(s, a->rbuf, a->rcount, a->rtype, a->root, comm);
-}
-
-static const void *reduce_input(const mica_coll_args_t *a)
-{
-    return a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-}
-
-static void build_reduce(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    mica_nbc_reduce(s, reduce_input(a), a->rbuf, a->rcount, a->rtype, a->op, a->root, comm);
-}
-
-static void build_allreduce(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    mica_nbc_reduce(s, reduce_input(a), a->rbuf, a->rcount, a->rtype, a->op, 0, comm);
-    mica_sched_barrier(s);
-    mica_nbc_bcast(s, a->rbuf, a->rcount, a->rtype, 0, comm);
-}
-
 static void build_gather(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
     mica_nbc_gather(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rcounts,
@@ -190,7 +163,7 @@ int mica_barrier_init(mica_comm_t *comm, mica_info_t *info, MPI_Request *request
     MICA_INTRA_ONLY(comm);
     (void)info;                       /* no hints are used */
     mica_coll_args_t a = {0};
-    return mica_pcoll_init(comm, build_barrier, &a, request);
+    return mica_pcoll_init(comm, mica_coll_build_barrier, &a, request);
 }
 
 int mica_bcast_init_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
@@ -205,7 +178,7 @@ int mica_bcast_init_c(void *buffer, MPI_Count count, mica_type_t *datatype, int 
         return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Bcast_init does not "
                           "allow");
     mica_coll_args_t a = {.rbuf = buffer, .rcount = count, .rtype = datatype, .root = root};
-    return mica_pcoll_init(comm, build_bcast, &a, request);
+    return mica_pcoll_init(comm, mica_coll_build_bcast, &a, request);
 }
 
 int mica_reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -214,7 +187,7 @@ int mica_reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 {
     MICA_INTRA_ONLY(comm);
     (void)info;
-    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
+    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
     if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
         rc = mica_error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE on rank %d, which is not the "
                         "root (%d)", comm->rank, root);
@@ -222,7 +195,7 @@ int mica_reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
                           .op = op, .root = root};
-    return mica_pcoll_init(comm, build_reduce, &a, request);
+    return mica_pcoll_init(comm, mica_coll_build_reduce, &a, request);
 }
 
 int mica_allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -231,12 +204,12 @@ int mica_allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 {
     MICA_INTRA_ONLY(comm);
     (void)info;
-    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
+    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
                           .op = op};
-    return mica_pcoll_init(comm, build_allreduce, &a, request);
+    return mica_pcoll_init(comm, mica_coll_build_allreduce, &a, request);
 }
 
 /* Gather(v) and scatter(v): counts and displs are those of the root's side (NULL for the
@@ -246,10 +219,10 @@ static int rooted_init(const void *sendbuf, MPI_Count sendcount, mica_type_t *se
                        const MPI_Count *counts, const MPI_Aint *displs, int v, int root,
                        mica_comm_t *comm, int gather, MPI_Request *request)
 {
-    int rc = mica_nbc_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, gather);
+    int rc = mica_coll_check_rooted(sendbuf, sendtype, recvbuf, recvtype, root, comm, gather);
     int n = comm->rank == root && v ? comm->size : 0;
     if (rc == MPI_SUCCESS && n)
-        rc = mica_nbc_check_v(counts, displs, n, gather ? "recvcounts" : "sendcounts", "displs");
+        rc = mica_coll_check_v(counts, displs, n, gather ? "recvcounts" : "sendcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
@@ -293,13 +266,13 @@ int mica_gatherv_init(const void *sendbuf, int sendcount, mica_type_t *sendtype,
 {
     MICA_INTRA_ONLY(comm);
     int at_root = comm->rank == root;  /* the arrays matter only there */
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen(0, NULL, NULL, comm->size, at_root ? recvcounts : NULL,
-                            at_root ? displs : NULL, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen(0, NULL, NULL, comm->size, at_root ? recvcounts : NULL,
+                             at_root ? displs : NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype,
                                  root, comm, info, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -331,13 +304,13 @@ int mica_scatterv_init(const void *sendbuf, const int sendcounts[], const int di
 {
     MICA_INTRA_ONLY(comm);
     int at_root = comm->rank == root;  /* the arrays matter only there */
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen(comm->size, at_root ? sendcounts : NULL, at_root ? displs : NULL, 0,
-                            NULL, NULL, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen(comm->size, at_root ? sendcounts : NULL, at_root ? displs : NULL, 0,
+                             NULL, NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_scatterv_init_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, recvcount, recvtype,
                                   root, comm, info, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -346,7 +319,7 @@ static int uniform_init(mica_coll_build_fn *build, const void *sendbuf, MPI_Coun
                         mica_type_t *sendtype, void *recvbuf, MPI_Count recvcount,
                         mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
 {
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf,
@@ -372,9 +345,9 @@ int mica_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, mica_type_t
 {
     MICA_INTRA_ONLY(comm);
     (void)info;
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
+        rc = mica_coll_check_v(recvcounts, displs, comm->size, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf,
@@ -390,12 +363,12 @@ int mica_allgatherv_init(const void *sendbuf, int sendcount, mica_type_t *sendty
                          MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen(0, NULL, NULL, comm->size, recvcounts, displs, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen(0, NULL, NULL, comm->size, recvcounts, displs, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype,
                                     comm, info, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -418,10 +391,10 @@ int mica_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
     MICA_INTRA_ONLY(comm);
     (void)info;
     int in_place = sendbuf == MPI_IN_PLACE;
-    int rc = mica_nbc_check_all(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
-                                      comm->size);
+        rc = mica_coll_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls,
+                                       comm->size);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcounts = recvcounts,
@@ -441,13 +414,13 @@ int mica_alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                         mica_info_t *info, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
-                                     rdispls, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
+                                      rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_alltoallv_init_c(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype,
                                    comm, info, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -461,8 +434,8 @@ int mica_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
     (void)info;
     int n = comm->size;
     mica_type_t **types;
-    int rc = mica_nbc_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                      recvcounts, rdispls, recvtypes, n, &types);
+    int rc = mica_coll_check_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                       recvcounts, rdispls, recvtypes, n, &types);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcounts = recvcounts,
@@ -484,13 +457,13 @@ int mica_alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
                         mica_info_t *info, MPI_Request *request)
 {
     MICA_INTRA_ONLY(comm);
-    mica_nbc_wide_t w;
-    int rc = mica_nbc_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
-                                     rdispls, &w);
+    mica_coll_wide_t w;
+    int rc = mica_coll_widen_alltoall(comm->size, sendbuf, sendcounts, sdispls, recvcounts,
+                                      rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = mica_alltoallw_init_c(sendbuf, w.sc, w.sd, sendtypes, recvbuf, w.rc, w.rd,
                                    recvtypes, comm, info, request);
-    mica_nbc_wide_free(&w);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
@@ -502,7 +475,7 @@ int mica_reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
     (void)info;
     int rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
     if (rc == MPI_SUCCESS)
-        rc = mica_nbc_check_reduction(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op, 1);
+        rc = mica_coll_check_reduction(sendbuf, recvbuf, recvcounts[comm->rank], datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcounts = recvcounts,
@@ -529,7 +502,7 @@ int mica_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Cou
 {
     MICA_INTRA_ONLY(comm);
     MPI_Count *counts;
-    int rc = mica_nbc_block_counts(comm->size, recvcount, &counts);
+    int rc = mica_coll_block_counts(comm->size, recvcount, &counts);
     if (rc == MPI_SUCCESS)
         rc = mica_reduce_scatter_init_c(sendbuf, recvbuf, counts, datatype, op, comm, info,
                                         request);
@@ -540,7 +513,7 @@ int mica_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Cou
 static int scan_init(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
                      mica_op_t *op, mica_comm_t *comm, int exclusive, MPI_Request *request)
 {
-    int rc = mica_nbc_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
+    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,

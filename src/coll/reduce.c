@@ -4,77 +4,72 @@
 #include <string.h>
 #include <stdlib.h>
 
-#include "coll/coll.h"
+#include "coll/algorithms.h"
 #include "coll/inter.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
 
-int mica_coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                     mica_op_t *op, int root, mica_comm_t *comm)
+void mica_coll_build_reduce(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    int size = comm->size, rank = comm->rank, rc = MPI_SUCCESS;
-    const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-    if (size == 1) {
-        if (sbuf != MPI_IN_PLACE)
-            mica_type_copy(sbuf, count, type, rbuf, count, type);
-        return MPI_SUCCESS;
+    int size = comm->size, rank = comm->rank, root = a->root;
+    void *rbuf = a->rbuf;
+    const void *input = a->sbuf == MPI_IN_PLACE ? rbuf : a->sbuf;
+    MPI_Count count = a->rcount;
+    mica_type_t *type = a->rtype;
+    mica_op_t *op = a->op;
+    if (size == 1 || count * type->size == 0) {
+        if (rank == root && input != rbuf)
+            mica_sched_copy(s, input, count, type, rbuf, count, type);
+        return;
     }
-    if (count * type->size == 0)
-        return MPI_SUCCESS;
-    int tree_root = op->commutative ? root : 0;
-    int vrank = (rank - tree_root + size) % size;
-    void *mem1 = NULL, *mem2 = NULL, *acc, *tmp = NULL;
-
+    int tree_root = op->commutative ? root : 0, vrank = (rank - tree_root + size) % size;
     /* The accumulator: the root's receive buffer when the result ends there, else a copy. */
+    void *acc, *tmp = NULL;
     if (rank == root && rank == tree_root) {
         acc = rbuf;
-        if (sbuf != MPI_IN_PLACE)
-            mica_type_copy(sbuf, count, type, rbuf, count, type);
+        if (input != rbuf)
+            mica_sched_copy(s, input, count, type, rbuf, count, type);
     } else {
-        if (!(acc = mica_coll_tmp(count, type, &mem1)))
-            return mica_coll_no_mem(count, type);
-        mica_type_copy(input, count, type, acc, count, type);
+        acc = mica_sched_tmp(s, count, type);
+        mica_sched_copy(s, input, count, type, acc, count, type);
     }
-
-    int mask;
-    for (mask = 1; mask < size; mask <<= 1) {
+    for (int mask = 1; mask < size; mask <<= 1) {
         if (vrank & mask) {
-            rc = mica_coll_send(acc, count, type, (vrank - mask + tree_root) % size,
-                                MICA_TAG_REDUCE, comm);
+            mica_sched_send(s, acc, count, type, (vrank - mask + tree_root) % size);
+            mica_sched_barrier(s);
             break;
         }
         if ((vrank | mask) >= size)
             continue;
-        if (!tmp && !(tmp = mica_coll_tmp(count, type, &mem2))) {
-            rc = mica_coll_no_mem(count, type);
-            break;
-        }
-        rc = mica_coll_recv(tmp, count, type, ((vrank | mask) + tree_root) % size,
-                            MICA_TAG_REDUCE, comm);
-        if (rc != MPI_SUCCESS)
-            break;
+        if (!tmp)
+            tmp = mica_sched_tmp(s, count, type);
+        mica_sched_recv(s, tmp, count, type, ((vrank | mask) + tree_root) % size);
+        mica_sched_barrier(s);
         if (op->commutative) {
-            rc = mica_op_apply(op, tmp, acc, count, type);
+            mica_sched_reduce(s, tmp, acc, count, type, op);
         } else {                      /* acc holds the lower ranks: acc op tmp, into tmp */
-            rc = mica_op_apply(op, acc, tmp, count, type);
+            mica_sched_reduce(s, acc, tmp, count, type, op);
             void *t = acc;
             acc = tmp, tmp = t;
         }
-        if (rc != MPI_SUCCESS)
-            break;
     }
-    if (rc == MPI_SUCCESS && root != tree_root) {
+    if (root != tree_root) {
         if (rank == tree_root)
-            rc = mica_coll_send(acc, count, type, root, MICA_TAG_REDUCE, comm);
+            mica_sched_send(s, acc, count, type, root);
         else if (rank == root)
-            rc = mica_coll_recv(rbuf, count, type, tree_root, MICA_TAG_REDUCE, comm);
-    } else if (rc == MPI_SUCCESS && rank == root && acc != rbuf) {
-        mica_type_copy(acc, count, type, rbuf, count, type);
+            mica_sched_recv(s, rbuf, count, type, tree_root);
+    } else if (rank == root && acc != rbuf) {
+        mica_sched_copy(s, acc, count, type, rbuf, count, type);
     }
-    free(mem1);
-    free(mem2);
-    return rc;
+}
+
+int mica_coll_reduce_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
+                            mica_op_t *op, int root, mica_comm_t *comm)
+{
+    mica_coll_args_t a = {.sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rtype = type, .op = op,
+                          .root = root};
+    return mica_sched_run(comm, MICA_TAG_REDUCE, mica_coll_build_reduce, &a);
 }
 
 int mica_reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
@@ -94,7 +89,7 @@ int mica_reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type
         return mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
                           "MPI_IN_PLACE as sendbuf");
     mica_lock();
-    rc = mica_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    rc = mica_coll_reduce_locked(sendbuf, recvbuf, count, datatype, op, root, comm);
     mica_unlock();
     return rc;
 }

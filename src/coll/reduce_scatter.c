@@ -12,8 +12,8 @@
 #include "core/progress.h"
 #include "core_api.h"
 
-int mica_coll_reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcounts,
-                             mica_type_t *type, mica_op_t *op, mica_comm_t *comm)
+int mica_coll_reduce_scatter_locked(const void *sbuf, void *rbuf, const MPI_Count *rcounts,
+                                    mica_type_t *type, mica_op_t *op, mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank, rc = MPI_SUCCESS;
     MPI_Count *displs = malloc((size_t)size * sizeof *displs), total = 0;
@@ -36,7 +36,7 @@ int mica_coll_reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcou
                 goto out;
             }
         }
-        rc = mica_coll_allreduce(sbuf, all, total, type, op, comm);
+        rc = mica_coll_allreduce_locked(sbuf, all, total, type, op, comm);
         if (rc == MPI_SUCCESS && (all != rbuf || displs[rank]))
             mica_type_copy(mica_coll_at(all, displs[rank], type), mine, type, rbuf, mine, type);
         goto out;
@@ -96,7 +96,7 @@ int mica_reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     for (int i = 0; i < comm->size; i++)
         counts[i] = recvcount;
     mica_lock();
-    rc = mica_coll_reduce_scatter(sendbuf, recvbuf, counts, datatype, op, comm);
+    rc = mica_coll_reduce_scatter_locked(sendbuf, recvbuf, counts, datatype, op, comm);
     mica_unlock();
     free(counts);
     return rc;
@@ -113,7 +113,7 @@ int mica_reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = mica_coll_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    rc = mica_coll_reduce_scatter_locked(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     mica_unlock();
     return rc;
 }

@@ -10,8 +10,8 @@
 #include "core/progress.h"
 #include "core_api.h"
 
-int mica_coll_scan(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                   mica_op_t *op, mica_comm_t *comm, int exclusive)
+int mica_coll_scan_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
+                          mica_op_t *op, mica_comm_t *comm, int exclusive)
 {
     int size = comm->size, rank = comm->rank, rc = MPI_SUCCESS;
     const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
@@ -69,7 +69,7 @@ static int scan_entry(const void *sendbuf, void *recvbuf, MPI_Count count, mica_
         return mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
                           "MPI_IN_PLACE as sendbuf");
     mica_lock();
-    rc = mica_coll_scan(sendbuf, recvbuf, count, datatype, op, comm, exclusive);
+    rc = mica_coll_scan_locked(sendbuf, recvbuf, count, datatype, op, comm, exclusive);
     mica_unlock();
     return rc;
 }

@@ -34,17 +34,17 @@ static int scatter_root(const void *sbuf, MPI_Count scount, const MPI_Count *sco
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
-int mica_coll_scatter(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                      MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm)
+int mica_coll_scatter_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                             MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm)
 {
     if (comm->rank != root)
         return mica_coll_recv(rbuf, rcount, rtype, root, MICA_TAG_SCATTER, comm);
     return scatter_root(sbuf, scount, NULL, NULL, stype, rbuf, rcount, rtype, comm);
 }
 
-int mica_coll_scatterv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
-                       mica_type_t *stype, void *rbuf, MPI_Count rcount, mica_type_t *rtype,
-                       int root, mica_comm_t *comm)
+int mica_coll_scatterv_locked(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
+                              mica_type_t *stype, void *rbuf, MPI_Count rcount, mica_type_t *rtype,
+                              int root, mica_comm_t *comm)
 {
     if (comm->rank != root)
         return mica_coll_recv(rbuf, rcount, rtype, root, MICA_TAG_SCATTER, comm);
@@ -81,8 +81,8 @@ int mica_scatter_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendty
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = mica_coll_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                           comm);
+    rc = mica_coll_scatter_locked(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                  comm);
     mica_unlock();
     return rc;
 }
@@ -103,8 +103,8 @@ int mica_scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
-    rc = mica_coll_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                            root, comm);
+    rc = mica_coll_scatterv_locked(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                   recvtype, root, comm);
     mica_unlock();
     return rc;
 }

@@ -1,9 +1,10 @@
-/* The schedule engine of the nonblocking collectives (sched.h). */
+/* The schedule engine of the collectives (sched.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll/sched.h"
 #include "core/errors.h"
+#include "core/progress.h"
 #include "core/request.h"
 
 _Static_assert(MICA_TAG_NEIGHBOR_UP < MICA_TAG_NBC_FIRST, "blocking collectives' tags come first");
@@ -27,12 +28,17 @@ struct mica_sched {
     step_t *steps;
     int nsteps, cap, next;            /* next: the first step not started yet */
     mica_request_t **pending;         /* the current round's sends and receives */
-    int npending, nxfers;             /* nxfers: sends and receives in all (pending's size) */
+    int npending, nxfers;             /* nxfers: the most sends and receives of a round */
+    int round_xfers;                  /* those of the round being built */
     void **mem;                       /* temporaries, freed with the schedule */
     int nmem, capmem;
     mica_op_t *op;                    /* the reduction's operation, kept alive */
     mica_request_t *req;              /* the user's request */
     struct mica_sched *next_active;
+    int local;                        /* run by mica_sched_run: on its stack, with the arrays */
+    step_t *own_steps;                /* ... own_steps and own_pending, until they are too small */
+    mica_request_t **own_pending;
+    int own_npending;
 };
 
 mica_sched_t *mica_sched_active;
@@ -74,7 +80,10 @@ static step_t *add(mica_sched_t *s, enum step_kind kind)
 {
     if (s->nsteps == s->cap) {
         int cap = s->cap ? 2 * s->cap : 16;
-        step_t *n = realloc(s->steps, (size_t)cap * sizeof *n);
+        step_t *n = s->steps == s->own_steps ? malloc((size_t)cap * sizeof *n)
+                                             : realloc(s->steps, (size_t)cap * sizeof *n);
+        if (n && s->steps == s->own_steps && s->nsteps)
+            memcpy(n, s->steps, (size_t)s->nsteps * sizeof *n);
         if (!n) {
             fail(s, mica_error(MPI_ERR_NO_MEM, "no memory for a collective's schedule of %d "
                                "steps", cap));
@@ -96,6 +105,12 @@ static void keep(mica_type_t **slot, mica_type_t *type)
         mica_type_retain(type);
 }
 
+static void count_xfer(mica_sched_t *s)
+{
+    if (++s->round_xfers > s->nxfers)
+        s->nxfers = s->round_xfers;
+}
+
 void mica_sched_send(mica_sched_t *s, const void *buf, MPI_Count count, mica_type_t *type,
                      int dest)
 {
@@ -106,7 +121,7 @@ void mica_sched_send(mica_sched_t *s, const void *buf, MPI_Count count, mica_typ
     st->src = buf;
     st->scount = count;
     keep(&st->stype, type);
-    s->nxfers++;
+    count_xfer(s);
 }
 
 void mica_sched_recv(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type, int source)
@@ -118,7 +133,7 @@ void mica_sched_recv(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *t
     st->dst = buf;
     st->dcount = count;
     keep(&st->dtype, type);
-    s->nxfers++;
+    count_xfer(s);
 }
 
 void mica_sched_send_alt(mica_sched_t *s, const void *buf, MPI_Count count, mica_type_t *type,
@@ -170,6 +185,7 @@ void mica_sched_reduce(mica_sched_t *s, const void *in, void *inout, MPI_Count c
 void mica_sched_barrier(mica_sched_t *s)
 {
     add(s, STEP_BARRIER);
+    s->round_xfers = 0;
 }
 
 static void *remember(mica_sched_t *s, void *mem)
@@ -222,9 +238,12 @@ static void destroy(mica_sched_t *s)
     if (s->op)
         mica_op_release(s->op);
     free(s->mem);
-    free(s->steps);
-    free(s->pending);
-    free(s);
+    if (s->steps != s->own_steps)
+        free(s->steps);
+    if (s->pending != s->own_pending)
+        free(s->pending);
+    if (!s->local)
+        free(s);
 }
 
 /* Start the steps of the current round, up to its closing barrier. */
@@ -300,8 +319,10 @@ static int prepare(mica_sched_t *s)
     if (!s)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a collective's schedule");
     int rc = s->error;
-    if (rc == MPI_SUCCESS && s->nxfers &&
-        !(s->pending = malloc((size_t)s->nxfers * sizeof *s->pending)))
+    if (s->nxfers && s->nxfers <= s->own_npending)
+        s->pending = s->own_pending;
+    else if (rc == MPI_SUCCESS && s->nxfers &&
+             !(s->pending = malloc((size_t)s->nxfers * sizeof *s->pending)))
         rc = mica_error(MPI_ERR_NO_MEM, "no memory for %d requests", s->nxfers);
     if (rc != MPI_SUCCESS)
         destroy(s);
@@ -368,4 +389,26 @@ int mica_sched_poll(void)
     }
     polling = 0;
     return moved;
+}
+
+/* A blocking collective's schedule of a few dozen steps lives on the stack: running it costs no
+ * allocation but its temporaries'. */
+enum { LOCAL_STEPS = 48, LOCAL_PENDING = 24 };
+
+int mica_sched_run(mica_comm_t *comm, int tag, mica_coll_build_fn *build, const mica_coll_args_t *a)
+{
+    step_t steps[LOCAL_STEPS];
+    mica_request_t *pending[LOCAL_PENDING];
+    mica_sched_t s = {.comm = comm, .tag = tag, .local = 1, .steps = steps, .cap = LOCAL_STEPS,
+                      .own_steps = steps, .own_pending = pending,
+                      .own_npending = LOCAL_PENDING};
+    build(&s, a, comm);
+    int rc = prepare(&s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int moved = 0;
+    MICA_WAIT_UNTIL(advance(&s, &moved));
+    rc = s.error;
+    destroy(&s);
+    return rc;
 }

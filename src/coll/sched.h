@@ -1,4 +1,6 @@
-/* Schedules: how a nonblocking collective runs.
+/* Schedules: how a collective runs. Each algorithm is written once, as a builder of a schedule
+ * (algorithms.h): the blocking form runs it to completion here (mica_sched_run), the nonblocking
+ * form hands it to the user as a request, the persistent form builds it anew at every start.
  *
  * A nonblocking collective builds, when it is called, the whole list of steps this process
  * takes: sends and receives on the communicator's collective context, local copies and local
@@ -14,6 +16,9 @@
  * added with the _alt functions (the neighborhood collectives' second tag). Blocking
  * collectives keep their fixed tags below MICA_TAG_NBC_FIRST, MPI_Comm_create_group uses
  * negative tags: no two of them ever match each other's messages, however they interleave.
+ *
+ * A blocking collective's schedule uses instead the collective's fixed tag (enum mica_coll_tag)
+ * and takes no sequence number, as blocking collectives always did.
  *
  * A persistent collective takes its sequence number at its init call (collective-ordered like
  * any collective) and every start builds a new schedule with it: starts need then not be in the
@@ -94,6 +99,19 @@ typedef struct mica_coll_args {
     int nsend, nrecv;
 } mica_coll_args_t;
 typedef void mica_coll_build_fn(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm);
+
+/* Build the schedule of `build` from `a` and run it to completion (a blocking collective; lock
+ * held): its messages carry `tag` (one of enum mica_coll_tag; the _alt steps tag + 1). */
+int mica_sched_run(mica_comm_t *comm, int tag, mica_coll_build_fn *build,
+                   const mica_coll_args_t *a);
+
+/* The forms of a collective's entry point. */
+enum mica_coll_form { MICA_COLL_BLOCKING, MICA_COLL_NONBLOCKING, MICA_COLL_PERSISTENT };
+/* Run the collective that `build` builds from `a` (its arguments checked) on `comm` in `form`,
+ * taking the lock: blocking, to completion with the fixed tag `tag`; nonblocking, started and
+ * returned in *request; persistent, bound to a new inactive persistent request in *request. */
+int mica_coll_launch(enum mica_coll_form form, int tag, mica_coll_build_fn *build,
+                     const mica_coll_args_t *a, mica_comm_t *comm, MPI_Request *request);
 
 /* Advance every active schedule (called by mica_progress when there is one, so that a progress
  * poll without collectives costs one load); non-zero if anything happened. */

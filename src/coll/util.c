@@ -1,5 +1,5 @@
 /* What the collective algorithms share: point-to-point on the collective context, temporary
- * buffers, argument checks, and widening the int arrays of the MPI_X forms. */
+ * buffers, tunables. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,59 +90,4 @@ int mica_coll_no_mem(MPI_Count count, const mica_type_t *type)
 {
     return mica_error(MPI_ERR_NO_MEM, "no memory for a temporary buffer of %lld elements of "
                       "extent %lld", (long long)count, (long long)type->extent);
-}
-
-int mica_coll_check_type(const mica_type_t *type, const char *what)
-{
-    if (MICA_LIKELY(mica_type_ready(type)))
-        return MPI_SUCCESS;
-    return mica_error(MPI_ERR_TYPE, "%s is not committed: call MPI_Type_commit first", what);
-}
-
-int mica_coll_check_op(const mica_op_t *op, const mica_type_t *type)
-{
-    int rc = mica_coll_check_type(type, "datatype");
-    if (rc == MPI_SUCCESS && mica_op_rma_only(op))
-        return mica_error(MPI_ERR_OP, "op is %s, which only the one-sided accumulate functions "
-                          "may use", mica_op_name(op));
-    return rc != MPI_SUCCESS ? rc : mica_op_check(op, type);
-}
-
-int mica_coll_check_counts(int n, const MPI_Count *counts, const char *what)
-{
-    if (!counts)
-        return mica_error(MPI_ERR_ARG, "%s is NULL", what);
-    for (int i = 0; i < n; i++)
-        if (counts[i] < 0)
-            return mica_error(MPI_ERR_COUNT, "%s[%d]=%lld is negative", what, i,
-                              (long long)counts[i]);
-    return MPI_SUCCESS;
-}
-
-int mica_coll_widen_counts(int n, const int *in, MPI_Count **out)
-{
-    *out = NULL;
-    if (!in)
-        return MPI_SUCCESS;
-    MPI_Count *a = malloc((n > 0 ? (size_t)n : 1) * sizeof *a);
-    if (!a)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", n);
-    for (int i = 0; i < n; i++)
-        a[i] = in[i];
-    *out = a;
-    return MPI_SUCCESS;
-}
-
-int mica_coll_widen_displs(int n, const int *in, MPI_Aint **out)
-{
-    *out = NULL;
-    if (!in)
-        return MPI_SUCCESS;
-    MPI_Aint *a = malloc((n > 0 ? (size_t)n : 1) * sizeof *a);
-    if (!a)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d displacements", n);
-    for (int i = 0; i < n; i++)
-        a[i] = in[i];
-    *out = a;
-    return MPI_SUCCESS;
 }

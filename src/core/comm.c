@@ -88,11 +88,11 @@ static int agree(mica_comm_t *comm, int tag, const int *extra, int nextra, uint3
     for (int round = 0;; round++) {
         mine[0] = (int)next_context;
         if (round == 0)
-            rc = mica_coll_allgather_tag(mine, n * (MPI_Count)sizeof(int), byte, everyone,
-                                         n * (MPI_Count)sizeof(int), byte, comm, tag);
+            rc = mica_coll_allgather_tag_locked(mine, n * (MPI_Count)sizeof(int), byte, everyone,
+                                                n * (MPI_Count)sizeof(int), byte, comm, tag);
         else                          /* the extra ints are known already */
-            rc = mica_coll_allgather_tag(mine, sizeof(int), byte, oks, sizeof(int), byte, comm,
-                                         tag);
+            rc = mica_coll_allgather_tag_locked(mine, sizeof(int), byte, oks, sizeof(int), byte,
+                                                comm, tag);
         if (rc != MPI_SUCCESS)
             goto out;
         uint32_t ctx = round == 0 ? largest(everyone, n, size) : largest(oks, 1, size);
@@ -106,7 +106,7 @@ static int agree(mica_comm_t *comm, int tag, const int *extra, int nextra, uint3
         *context = ctx;
         if (!mica_locking)            /* one thread calls MPI at a time: nothing can interfere */
             break;
-        rc = mica_coll_allgather_tag(&ok, sizeof ok, byte, oks, sizeof ok, byte, comm, tag);
+        rc = mica_coll_allgather_tag_locked(&ok, sizeof ok, byte, oks, sizeof ok, byte, comm, tag);
         if (rc != MPI_SUCCESS)
             goto out;
         int all_ok = 1;
@@ -320,7 +320,7 @@ static int host_color(mica_comm_t *comm, int *color)
     if (!all)
         return mica_error(MPI_ERR_NO_MEM, "no memory for %d host names", comm->size);
     mica_type_t *byte = &mica_type_MPI_BYTE;
-    int rc = mica_coll_allgather(name, sizeof name, byte, all, sizeof name, byte, comm);
+    int rc = mica_coll_allgather_locked(name, sizeof name, byte, all, sizeof name, byte, comm);
     if (rc == MPI_SUCCESS)
         for (int i = 0; i < comm->size; i++)
             if (!strcmp(all + i * sizeof name, name)) {

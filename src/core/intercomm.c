@@ -32,7 +32,7 @@
  * `comm`, on comm's collective context with `tag`; comm and peer matter at the leader only.
  * `local_tag` 0: `local` is a communicator of its own, whose collectives run as usual; else it
  * is a provisional one on a shared context (MPI_Intercomm_create_from_groups), where only
- * mica_coll_allgather_tag with that tag keeps its messages apart. */
+ * mica_coll_allgather_tag_locked with that tag keeps its messages apart. */
 typedef struct {
     mica_comm_t *local;
     int leader;
@@ -44,13 +44,13 @@ typedef struct {
 static int local_bcast(const bridge_t *b, int *buf, int n)
 {
     if (!b->local_tag)
-        return mica_coll_bcast(buf, n, INTS, b->leader, b->local);
+        return mica_coll_bcast_locked(buf, n, INTS, b->leader, b->local);
     if (n == 0)
         return MPI_SUCCESS;
     int *all = malloc((size_t)b->local->size * n * sizeof *all);
     if (!all)
         return mica_error(MPI_ERR_NO_MEM, "no memory for %d ints", b->local->size * n);
-    int rc = mica_coll_allgather_tag(buf, n, INTS, all, n, INTS, b->local, b->local_tag);
+    int rc = mica_coll_allgather_tag_locked(buf, n, INTS, all, n, INTS, b->local, b->local_tag);
     if (rc == MPI_SUCCESS)
         memcpy(buf, all + (size_t)b->leader * n, (size_t)n * sizeof *buf);
     free(all);
@@ -61,11 +61,11 @@ static int local_bcast(const bridge_t *b, int *buf, int n)
 static int local_allreduce(const bridge_t *b, int mine, mica_op_t *op, int *result)
 {
     if (!b->local_tag)
-        return mica_coll_allreduce(&mine, result, 1, INTS, op, b->local);
+        return mica_coll_allreduce_locked(&mine, result, 1, INTS, op, b->local);
     int *all = malloc((size_t)b->local->size * sizeof *all);
     if (!all)
         return mica_error(MPI_ERR_NO_MEM, "no memory for %d ints", b->local->size);
-    int rc = mica_coll_allgather_tag(&mine, 1, INTS, all, 1, INTS, b->local, b->local_tag);
+    int rc = mica_coll_allgather_tag_locked(&mine, 1, INTS, all, 1, INTS, b->local, b->local_tag);
     for (int i = 1; rc == MPI_SUCCESS && i < b->local->size; i++)
         rc = mica_op_apply(op, &all[i - 1], &all[i], 1, INTS);
     *result = all[b->local->size - 1];
@@ -248,7 +248,7 @@ int mica_intercomm_create(mica_comm_t *local_comm, int local_leader, mica_comm_t
         head[0] = rc_leader == MPI_SUCCESS ? MPI_SUCCESS : mica_error_class_of(rc_leader);
     }
     /* Everyone learns whether the leader succeeded, so no one waits for it in vain. */
-    rc = mica_coll_bcast(head, 2, INTS, local_leader, local_comm);
+    rc = mica_coll_bcast_locked(head, 2, INTS, local_leader, local_comm);
     if (rc == MPI_SUCCESS && head[0] != MPI_SUCCESS)
         rc = leader ? rc_leader
                     : mica_error(head[0], "the local leader (rank %d) failed to make the "
@@ -257,7 +257,7 @@ int mica_intercomm_create(mica_comm_t *local_comm, int local_leader, mica_comm_t
         rc = mica_error(MPI_ERR_NO_MEM, "no memory for a group of %d processes", head[1]);
     /* A failure above is the same at every member; from here on all take part. */
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_bcast(remote, head[1], INTS, local_leader, local_comm);
+        rc = mica_coll_bcast_locked(remote, head[1], INTS, local_leader, local_comm);
     if (rc == MPI_SUCCESS)
         rc = agree_both(&b, INTER_SPAN, &ctx);
     mica_unlock();
@@ -427,7 +427,7 @@ int mica_intercomm_split(mica_comm_t *comm, int color, int key, MPI_Comm *newcom
         free(theirs);
         return mica_error(MPI_ERR_NO_MEM, "no memory to split an intercommunicator");
     }
-    int rc = mica_coll_allgather(mine, 2, INTS, ours, 2, INTS, comm->local);
+    int rc = mica_coll_allgather_locked(mine, 2, INTS, ours, 2, INTS, comm->local);
     if (rc == MPI_SUCCESS)
         rc = swap(&b, ours, 2 * size, theirs, 2 * rsize);
     if (rc == MPI_SUCCESS)

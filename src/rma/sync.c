@@ -36,7 +36,7 @@ int mica_win_fence(int assert, mica_win_t *w)
     if (win->fence && !(assert & MPI_MODE_NOPRECEDE))
         rc = flush_all(win);
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_barrier(win->comm);
+        rc = mica_coll_barrier_locked(win->comm);
     mica_unlock();
     win->fence = !(assert & MPI_MODE_NOSUCCEED);
     return rc;

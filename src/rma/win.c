@@ -64,8 +64,8 @@ static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_comm_t *comm
     }
     MPI_Aint mine[2] = {size, disp_unit}, *all = malloc(2 * n * sizeof *all);
     mica_lock();
-    rc = all ? mica_coll_allgather(mine, 2, &mica_type_MPI_AINT, all, 2, &mica_type_MPI_AINT,
-                                   win->comm)
+    rc = all ? mica_coll_allgather_locked(mine, 2, &mica_type_MPI_AINT, all, 2, &mica_type_MPI_AINT,
+                                          win->comm)
              : mica_error(MPI_ERR_NO_MEM, "no memory for a window");
     mica_unlock();
     if (rc != MPI_SUCCESS) {
@@ -147,7 +147,7 @@ int mica_win_free(MPI_Win *handle)
                           "MPI_Win_free");
     /* Once everyone is here, nobody sends to this window again. */
     mica_lock();
-    int rc = mica_coll_barrier(win->comm);
+    int rc = mica_coll_barrier_locked(win->comm);
     mica_rma_drain(win);
     for (mica_rma_win_t **p = &mica_rma_windows; *p; p = &(*p)->next)
         if (*p == win) {

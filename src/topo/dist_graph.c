@@ -137,7 +137,7 @@ static int exchange(mica_comm_t *comm, int n, const int *sources, const int *deg
     for (int p = 0; p < size; p++)
         sc32[p] = (int)scounts[p];
     mica_type_t *ints = &mica_type_MPI_INT;
-    rc = mica_coll_alltoall(sc32, 1, ints, rc32, 1, ints, comm);
+    rc = mica_coll_alltoall_locked(sc32, 1, ints, rc32, 1, ints, comm);
     if (rc != MPI_SUCCESS)
         goto out;
     MPI_Aint stotal = 0, rtotal = 0;
@@ -159,7 +159,8 @@ static int exchange(mica_comm_t *comm, int n, const int *sources, const int *deg
             put(sbuf, next, sources[i], OUT_EDGE, destinations[e], w);
             put(sbuf, next, destinations[e], IN_EDGE, sources[i], w);
         }
-    rc = mica_coll_alltoallv(sbuf, scounts, sdispls, ints, rbuf, rcounts, rdispls, ints, comm);
+    rc = mica_coll_alltoallv_locked(sbuf, scounts, sdispls, ints, rbuf, rcounts, rdispls, ints,
+                                    comm);
     if (rc == MPI_SUCCESS) {
         *recs = rbuf;
         *nrecs = (int)(rtotal / RECORD);

@@ -1,6 +1,5 @@
-/* What the blocking (neighbor.c), nonblocking and persistent (ineighbor.c) neighborhood
- * collectives share besides the neighbor lists of topo.h: their argument checks (MPI_SUCCESS
- * or an error code naming the argument). */
+/* The argument checks of the neighborhood collectives (neighbor.c, for neighbor_coll.c):
+ * MPI_SUCCESS or an error code naming the argument. */
 #ifndef MICA_NEIGHBOR_H
 #define MICA_NEIGHBOR_H
 
@@ -33,8 +32,8 @@ int mica_neighbor_check_alltoallw(const void *sendbuf, const MPI_Count *sendcoun
                                   mica_comm_t *comm, int *nin, int *nout, mica_type_t ***types);
 
 /* The int arrays of the MPI_X forms of the v and w collectives, widened for the communicator's
- * degrees (NULL arrays stay NULL); free them with mica_nbc_wide_free, also after an error. */
+ * degrees (NULL arrays stay NULL); free them with mica_coll_wide_free, also after an error. */
 int mica_neighbor_widen(mica_comm_t *comm, const int *sc, const int *sd, const int *rc,
-                        const int *rd, mica_nbc_wide_t *w);
+                        const int *rd, mica_coll_wide_t *w);
 
 #endif

@@ -134,6 +134,34 @@ static void test_allreduce(MPI_Op matop, MPI_Datatype mat)
     CHECK(!memcmp(out, ref, sizeof out));
 }
 
+/* Long vectors take Rabenseifner's algorithm in all three forms (not a multiple of the process
+ * count, and on 3 processes folded to 2): a non-commutative operation checks the order. */
+static void test_allreduce_long(MPI_Op matop, MPI_Datatype mat)
+{
+    enum { N = 1101 };                /* 16-byte matrices: over 16 KiB */
+    static unsigned m[N][4], r[3][N][4];
+    for (int k = 0; k < N; k++)
+        matrix_of(rank, k, m[k]);
+    MPI_Request req[2];
+    MPI_Iallreduce(m, r[0], N, mat, matop, MPI_COMM_WORLD, &req[0]);
+    MPI_Allreduce_init(m, r[1], N, mat, matop, MPI_COMM_WORLD, MPI_INFO_NULL, &req[1]);
+    for (int start = 0; start < 2; start++) {
+        memset(r[1], 0, sizeof r[1]);
+        MPI_Start(&req[1]);
+        MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+        MPI_Allreduce(m, r[2], N, mat, matop, MPI_COMM_WORLD);
+        if (start == 0)
+            MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+        for (int k = 0; k < N; k++) {
+            unsigned want[4];
+            product(0, size, k, want);
+            for (int f = 0; f < 3; f++)
+                CHECKF(!memcmp(r[f][k], want, sizeof want), "form %d element %d", f, k);
+        }
+    }
+    MPI_Request_free(&req[1]);
+}
+
 static void test_gather_scatter(void)
 {
     int root = size - 1, *all = malloc(3 * size * sizeof *all), *ref = malloc(3 * size * sizeof *ref);
@@ -455,6 +483,7 @@ int main(int argc, char **argv)
     test_barrier_bcast();
     test_reduce(matop, mat);
     test_allreduce(matop, mat);
+    test_allreduce_long(matop, mat);
     test_gather_scatter();
     test_allgather_alltoall();
     test_reduce_scatter_scan(matop, mat);

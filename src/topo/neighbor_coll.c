@@ -1,12 +1,14 @@
-/* The nonblocking (MPI_Ineighbor_*) and persistent (MPI_Neighbor_*_init) neighborhood
- * collectives, on the schedule engine (coll/sched.h): one round, every receive from the
- * in-neighbors and every send to the out-neighbors, in the order and with the blocks of the
- * blocking forms (neighbor.c): the neighbor lists are mica_topo_peers', MPI_PROC_NULL neighbors
- * are skipped, and the messages the blocking forms tag MICA_TAG_NEIGHBOR_UP travel on the
- * schedule's second tag. The argument checks are the blocking forms'. */
+/* The neighborhood collectives, blocking (MPI_Neighbor_*), nonblocking (MPI_Ineighbor_*) and
+ * persistent (MPI_Neighbor_*_init), all running one schedule (coll/sched.h): one round, every
+ * receive from the in-neighbors is posted, then every send to the out-neighbors, on the
+ * communicator's collective context. MPI_PROC_NULL neighbors are skipped, so their receive
+ * blocks stay untouched. Block j of the receive buffer belongs to in-neighbor j, block j of the
+ * send buffer to out-neighbor j (allgather: the whole send buffer goes to each). The neighbor
+ * lists are mica_topo_peers': the messages it tags MICA_TAG_NEIGHBOR_UP travel on the schedule's
+ * second tag (a blocking schedule's tag is MICA_TAG_NEIGHBOR, its second MICA_TAG_NEIGHBOR_UP).
+ * The argument checks and the widening of int arrays are neighbor.c's. */
 #include <stdlib.h>
 
-#include "coll/persist.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -71,27 +73,19 @@ static void build_alltoall(mica_sched_t *s, const mica_coll_args_t *a, mica_comm
     build(s, a, comm, 0);
 }
 
-/* Start the collective now (persistent = 0), or bind it to a persistent request. */
-static int launch(mica_comm_t *comm, mica_coll_build_fn *fn, const mica_coll_args_t *a,
-                  int persistent, MPI_Request *request)
+static int launch(enum mica_coll_form form, mica_coll_build_fn *build,
+                  const mica_coll_args_t *a, mica_comm_t *comm, MPI_Request *request)
 {
-    if (persistent)
-        return mica_pcoll_init(comm, fn, a, request);
-    mica_lock();
-    mica_sched_t *s = mica_sched_new(comm);
-    if (s)
-        fn(s, a, comm);
-    int rc = mica_sched_start(s, request);
-    mica_unlock();
-    return rc;
+    return mica_coll_launch(form, MICA_TAG_NEIGHBOR, build, a, comm, request);
 }
 
-/* --- the collectives, nonblocking or persistent ------------------------------------------- */
+/* --- the collectives, in any form ----------------------------------------------------------- */
 
 /* Allgather and alltoall (`build` tells which): one count and datatype a side. */
 static int uniform(mica_coll_build_fn *build, const void *sendbuf, MPI_Count sendcount,
                    mica_type_t *sendtype, void *recvbuf, MPI_Count recvcount,
-                   mica_type_t *recvtype, mica_comm_t *comm, int persistent, MPI_Request *request)
+                   mica_type_t *recvtype, mica_comm_t *comm, enum mica_coll_form form,
+                   MPI_Request *request)
 {
     int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
@@ -100,12 +94,12 @@ static int uniform(mica_coll_build_fn *build, const void *sendbuf, MPI_Count sen
         return rc;
     mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
                           .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype};
-    return launch(comm, build, &a, persistent, request);
+    return launch(form, build, &a, comm, request);
 }
 
 static int allgatherv(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                      mica_type_t *recvtype, mica_comm_t *comm, int persistent,
+                      mica_type_t *recvtype, mica_comm_t *comm, enum mica_coll_form form,
                       MPI_Request *request)
 {
     int nin, rc = mica_neighbor_check_allgatherv(sendbuf, sendtype, recvbuf, recvcounts, displs,
@@ -115,13 +109,13 @@ static int allgatherv(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
     mica_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
                           .rbuf = recvbuf, .rcounts = nin ? recvcounts : NULL,
                           .rdispls = nin ? displs : NULL, .rtype = recvtype, .nrecv = nin};
-    return launch(comm, build_allgather, &a, persistent, request);
+    return launch(form, build_allgather, &a, comm, request);
 }
 
 static int alltoallv(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                      mica_type_t *sendtype, void *recvbuf, const MPI_Count recvcounts[],
                      const MPI_Aint rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
-                     int persistent, MPI_Request *request)
+                     enum mica_coll_form form, MPI_Request *request)
 {
     int nin, nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
@@ -133,13 +127,13 @@ static int alltoallv(const void *sendbuf, const MPI_Count sendcounts[], const MP
                           .rbuf = recvbuf, .rcounts = nin ? recvcounts : NULL,
                           .rdispls = nin ? rdispls : NULL, .rtype = recvtype, .nsend = nout,
                           .nrecv = nin};
-    return launch(comm, build_alltoall, &a, persistent, request);
+    return launch(form, build_alltoall, &a, comm, request);
 }
 
 static int alltoallw(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], mica_comm_t *comm,
-                     int persistent, MPI_Request *request)
+                     enum mica_coll_form form, MPI_Request *request)
 {
     int nin, nout;
     mica_type_t **types;
@@ -154,7 +148,7 @@ static int alltoallw(const void *sendbuf, const MPI_Count sendcounts[], const MP
                           .rbuf = recvbuf, .rcounts = nin ? recvcounts : NULL,
                           .rdispls = nin ? rdispls : NULL, .rtypes = nin ? types + nout : NULL,
                           .nsend = nout, .nrecv = nin};
-    rc = launch(comm, build_alltoall, &a, persistent, request);
+    rc = launch(form, build_alltoall, &a, comm, request);
     free(types);
     return rc;
 }
@@ -162,44 +156,114 @@ static int alltoallw(const void *sendbuf, const MPI_Count sendcounts[], const MP
 /* The int forms of the v and w collectives: their arrays widened. */
 static int allgatherv_int(const void *sendbuf, int sendcount, mica_type_t *sendtype,
                           void *recvbuf, const int recvcounts[], const int displs[],
-                          mica_type_t *recvtype, mica_comm_t *comm, int persistent,
+                          mica_type_t *recvtype, mica_comm_t *comm, enum mica_coll_form form,
                           MPI_Request *request)
 {
-    mica_nbc_wide_t w;
+    mica_coll_wide_t w;
     int rc = mica_neighbor_widen(comm, NULL, NULL, recvcounts, displs, &w);
     if (rc == MPI_SUCCESS)
         rc = allgatherv(sendbuf, sendcount, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
-                        persistent, request);
-    mica_nbc_wide_free(&w);
+                        form, request);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
 static int alltoallv_int(const void *sendbuf, const int sendcounts[], const int sdispls[],
                          mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
                          const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm,
-                         int persistent, MPI_Request *request)
+                         enum mica_coll_form form, MPI_Request *request)
 {
-    mica_nbc_wide_t w;
+    mica_coll_wide_t w;
     int rc = mica_neighbor_widen(comm, sendcounts, sdispls, recvcounts, rdispls, &w);
     if (rc == MPI_SUCCESS)
         rc = alltoallv(sendbuf, w.sc, w.sd, sendtype, recvbuf, w.rc, w.rd, recvtype, comm,
-                       persistent, request);
-    mica_nbc_wide_free(&w);
+                       form, request);
+    mica_coll_wide_free(&w);
     return rc;
 }
 
 static int alltoallw_int(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                         mica_comm_t *comm, int persistent, MPI_Request *request)
+                         mica_comm_t *comm, enum mica_coll_form form, MPI_Request *request)
 {
-    mica_nbc_wide_t w;
+    mica_coll_wide_t w;
     int rc = mica_neighbor_widen(comm, sendcounts, NULL, recvcounts, NULL, &w);
     if (rc == MPI_SUCCESS)
         rc = alltoallw(sendbuf, w.sc, sdispls, sendtypes, recvbuf, w.rc, rdispls, recvtypes,
-                       comm, persistent, request);
-    mica_nbc_wide_free(&w);
+                       comm, form, request);
+    mica_coll_wide_free(&w);
     return rc;
+}
+
+/* --- entry points: blocking --------------------------------------------------------------- */
+
+int mica_neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                              void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
+                              mica_comm_t *comm)
+{
+    return uniform(build_allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, MICA_COLL_BLOCKING, NULL);
+}
+
+int mica_neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                             void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype,
+                             mica_comm_t *comm)
+{
+    return uniform(build_alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, MICA_COLL_BLOCKING, NULL);
+}
+
+int mica_neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint displs[], mica_type_t *recvtype, mica_comm_t *comm)
+{
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                      MICA_COLL_BLOCKING, NULL);
+}
+
+int mica_neighbor_allgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             mica_type_t *recvtype, mica_comm_t *comm)
+{
+    return allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                          comm, MICA_COLL_BLOCKING, NULL);
+}
+
+int mica_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], mica_type_t *sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              mica_type_t *recvtype, mica_comm_t *comm)
+{
+    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                     recvtype, comm, MICA_COLL_BLOCKING, NULL);
+}
+
+int mica_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            mica_type_t *sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], mica_type_t *recvtype, mica_comm_t *comm)
+{
+    return alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, comm, MICA_COLL_BLOCKING, NULL);
+}
+
+int mica_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[],
+                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                              mica_comm_t *comm)
+{
+    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                     recvtypes, comm, MICA_COLL_BLOCKING, NULL);
+}
+
+int mica_neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                            mica_comm_t *comm)
+{
+    return alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, MICA_COLL_BLOCKING, NULL);
 }
 
 /* --- entry points: nonblocking ---------------------------------------------------------- */
@@ -209,7 +273,7 @@ int mica_ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, mica_ty
                                mica_comm_t *comm, MPI_Request *request)
 {
     return uniform(build_allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                   recvtype, comm, 0, request);
+                   recvtype, comm, MICA_COLL_NONBLOCKING, request);
 }
 
 int mica_ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
@@ -217,7 +281,7 @@ int mica_ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, mica_typ
                               mica_comm_t *comm, MPI_Request *request)
 {
     return uniform(build_alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                   recvtype, comm, 0, request);
+                   recvtype, comm, MICA_COLL_NONBLOCKING, request);
 }
 
 int mica_ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
@@ -226,7 +290,7 @@ int mica_ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_t
                                 mica_comm_t *comm, MPI_Request *request)
 {
     return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-                      0, request);
+                      MICA_COLL_NONBLOCKING, request);
 }
 
 int mica_ineighbor_allgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype,
@@ -234,7 +298,7 @@ int mica_ineighbor_allgatherv(const void *sendbuf, int sendcount, mica_type_t *s
                               mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
 {
     return allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                          comm, 0, request);
+                          comm, MICA_COLL_NONBLOCKING, request);
 }
 
 int mica_ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -243,7 +307,7 @@ int mica_ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
                                mica_type_t *recvtype, mica_comm_t *comm, MPI_Request *request)
 {
     return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                     recvtype, comm, 0, request);
+                     recvtype, comm, MICA_COLL_NONBLOCKING, request);
 }
 
 int mica_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -252,7 +316,7 @@ int mica_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              MPI_Request *request)
 {
     return alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                         recvtype, comm, 0, request);
+                         recvtype, comm, MICA_COLL_NONBLOCKING, request);
 }
 
 int mica_ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -262,7 +326,7 @@ int mica_ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
                                mica_comm_t *comm, MPI_Request *request)
 {
     return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                     recvtypes, comm, 0, request);
+                     recvtypes, comm, MICA_COLL_NONBLOCKING, request);
 }
 
 int mica_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -272,7 +336,7 @@ int mica_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              MPI_Request *request)
 {
     return alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                         recvtypes, comm, 0, request);
+                         recvtypes, comm, MICA_COLL_NONBLOCKING, request);
 }
 
 /* --- entry points: persistent (no hints are used: info is ignored) ----------------------- */
@@ -284,7 +348,7 @@ int mica_neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
 {
     (void)info;
     return uniform(build_allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                   recvtype, comm, 1, request);
+                   recvtype, comm, MICA_COLL_PERSISTENT, request);
 }
 
 int mica_neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -294,7 +358,7 @@ int mica_neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
 {
     (void)info;
     return uniform(build_alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                   recvtype, comm, 1, request);
+                   recvtype, comm, MICA_COLL_PERSISTENT, request);
 }
 
 int mica_neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -305,7 +369,7 @@ int mica_neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
 {
     (void)info;
     return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-                      1, request);
+                      MICA_COLL_PERSISTENT, request);
 }
 
 int mica_neighbor_allgatherv_init(const void *sendbuf, int sendcount, mica_type_t *sendtype,
@@ -315,7 +379,7 @@ int mica_neighbor_allgatherv_init(const void *sendbuf, int sendcount, mica_type_
 {
     (void)info;
     return allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                          comm, 1, request);
+                          comm, MICA_COLL_PERSISTENT, request);
 }
 
 int mica_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -326,7 +390,7 @@ int mica_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcoun
 {
     (void)info;
     return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                     recvtype, comm, 1, request);
+                     recvtype, comm, MICA_COLL_PERSISTENT, request);
 }
 
 int mica_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
@@ -337,7 +401,7 @@ int mica_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
 {
     (void)info;
     return alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                         recvtype, comm, 1, request);
+                         recvtype, comm, MICA_COLL_PERSISTENT, request);
 }
 
 int mica_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -348,7 +412,7 @@ int mica_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcoun
 {
     (void)info;
     return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                     recvtypes, comm, 1, request);
+                     recvtypes, comm, MICA_COLL_PERSISTENT, request);
 }
 
 int mica_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -359,5 +423,5 @@ int mica_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
 {
     (void)info;
     return alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                         recvtypes, comm, 1, request);
+                         recvtypes, comm, MICA_COLL_PERSISTENT, request);
 }

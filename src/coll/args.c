@@ -1,0 +1,218 @@
+/* The argument checks shared by the collectives' entry points (blocking, nonblocking and
+ * persistent alike), and the widening of the int count and displacement arrays of their MPI_X
+ * forms for the MPI_Count core of their MPI_X_c forms (coll.h). */
+#include <stdlib.h>
+
+#include "coll/coll.h"
+#include "core/errors.h"
+
+/* --- argument checks ------------------------------------------------------------------------ */
+
+int mica_coll_check_type(const mica_type_t *type, const char *what)
+{
+    if (MICA_LIKELY(mica_type_ready(type)))
+        return MPI_SUCCESS;
+    return mica_error(MPI_ERR_TYPE, "%s is not committed: call MPI_Type_commit first", what);
+}
+
+int mica_coll_check_op(const mica_op_t *op, const mica_type_t *type)
+{
+    int rc = mica_coll_check_type(type, "datatype");
+    if (rc == MPI_SUCCESS && mica_op_rma_only(op))
+        return mica_error(MPI_ERR_OP, "op is %s, which only the one-sided accumulate functions "
+                          "may use", mica_op_name(op));
+    return rc != MPI_SUCCESS ? rc : mica_op_check(op, type);
+}
+
+int mica_coll_check_counts(int n, const MPI_Count *counts, const char *what)
+{
+    if (!counts)
+        return mica_error(MPI_ERR_ARG, "%s is NULL", what);
+    for (int i = 0; i < n; i++)
+        if (counts[i] < 0)
+            return mica_error(MPI_ERR_COUNT, "%s[%d]=%lld is negative", what, i,
+                              (long long)counts[i]);
+    return MPI_SUCCESS;
+}
+
+int mica_coll_check_rooted(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                           mica_type_t *recvtype, int root, mica_comm_t *comm, int gather)
+{
+    /* A gather's send side and a scatter's receive side are significant everywhere (but at an
+     * MPI_IN_PLACE root); the other side only at the root. */
+    const void *everywhere_buf = gather ? sendbuf : recvbuf;
+    const void *root_buf = gather ? recvbuf : sendbuf;
+    mica_type_t *everywhere_type = gather ? sendtype : recvtype;
+    mica_type_t *root_type = gather ? recvtype : sendtype;
+    const char *ename = gather ? "sendbuf" : "recvbuf", *rname = gather ? "recvbuf" : "sendbuf";
+    int rc = MPI_SUCCESS;
+    if (everywhere_buf != MPI_IN_PLACE)
+        rc = mica_coll_check_type(everywhere_type, gather ? "sendtype" : "recvtype");
+    else if (comm->rank != root)
+        rc = mica_error(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE on rank %d, which is not the root "
+                        "(%d)", ename, comm->rank, root);
+    if (rc == MPI_SUCCESS && comm->rank == root) {
+        rc = mica_coll_check_type(root_type, gather ? "recvtype" : "sendtype");
+        if (rc == MPI_SUCCESS && root_buf == MPI_IN_PLACE)
+            rc = mica_error(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE: only %s may be", rname, ename);
+    }
+    return rc;
+}
+
+int mica_coll_check_all(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                        mica_type_t *recvtype)
+{
+    int rc = sendbuf == MPI_IN_PLACE ? MPI_SUCCESS : mica_coll_check_type(sendtype, "sendtype");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_type(recvtype, "recvtype");
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
+    return rc;
+}
+
+int mica_coll_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Count count,
+                              mica_type_t *type, mica_op_t *op, int aliased)
+{
+    int rc = mica_coll_check_op(op, type);
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
+    if (rc == MPI_SUCCESS && aliased && sendbuf == recvbuf && count > 0)
+        rc = mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
+                        "MPI_IN_PLACE as sendbuf");
+    return rc;
+}
+
+int mica_coll_check_v(const MPI_Count *counts, const void *displs, int n, const char *cname,
+                      const char *dname)
+{
+    int rc = mica_coll_check_counts(n, counts, cname);
+    if (rc == MPI_SUCCESS && !displs)
+        rc = mica_error(MPI_ERR_ARG, "%s is NULL", dname);
+    return rc;
+}
+
+int mica_coll_check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls, const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls, int n)
+{
+    int rc = MPI_SUCCESS;
+    if (sendbuf != MPI_IN_PLACE)
+        rc = mica_coll_check_v(sendcounts, sdispls, n, "sendcounts", "sdispls");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_v(recvcounts, rdispls, n, "recvcounts", "rdispls");
+    return rc;
+}
+
+int mica_coll_check_alltoallw(const void *sendbuf, const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls, const MPI_Datatype *sendtypes,
+                              const void *recvbuf, const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, int n,
+                              mica_type_t ***types)
+{
+    *types = NULL;
+    int rc = MPI_SUCCESS;             /* the datatypes are checked as they are looked up */
+    if (recvbuf == MPI_IN_PLACE)
+        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_type_t **t = malloc(2 * (size_t)n * sizeof *t);
+    if (!t)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", 2 * n);
+    rc = mica_coll_lookup_types(n, recvtypes, recvcounts, "recvtypes", t + n);
+    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
+        rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", t);
+    if (rc != MPI_SUCCESS)
+        free(t);
+    else
+        *types = t;
+    return rc;
+}
+
+/* Alltoallw's datatype arrays come as handles: look each one up and check it. */
+int mica_coll_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
+                           const char *what, mica_type_t **out)
+{
+    if (!in)
+        return mica_error(MPI_ERR_ARG, "%s is NULL", what);
+    for (int j = 0; j < n; j++) {
+        out[j] = mica_type_lookup(in[j]);
+        if (!out[j]) {
+            if (counts[j] == 0) {     /* a zero count's type is never used: any handle is fine */
+                out[j] = &mica_type_MPI_BYTE;
+                continue;
+            }
+            return mica_error(MPI_ERR_TYPE, "%s[%d] is not a valid datatype", what, j);
+        }
+        if (!mica_type_ready(out[j]))
+            return mica_error(MPI_ERR_TYPE, "%s[%d] is not committed: call MPI_Type_commit "
+                              "first", what, j);
+    }
+    return MPI_SUCCESS;
+}
+
+/* --- widening the int arrays ---------------------------------------------------------------- */
+
+int mica_coll_widen(int nsend, const int *sc, const int *sd, int nrecv, const int *rc,
+                    const int *rd, mica_coll_wide_t *w)
+{
+    *w = (mica_coll_wide_t){0};
+    int err = mica_coll_widen_counts(nsend, sc, &w->sc);
+    if (err == MPI_SUCCESS)
+        err = mica_coll_widen_displs(nsend, sd, &w->sd);
+    if (err == MPI_SUCCESS)
+        err = mica_coll_widen_counts(nrecv, rc, &w->rc);
+    if (err == MPI_SUCCESS)
+        err = mica_coll_widen_displs(nrecv, rd, &w->rd);
+    return err;
+}
+
+int mica_coll_widen_alltoall(int n, const void *sendbuf, const int *sc, const int *sd,
+                             const int *rc, const int *rd, mica_coll_wide_t *w)
+{
+    int in_place = sendbuf == MPI_IN_PLACE;
+    return mica_coll_widen(n, in_place ? NULL : sc, in_place ? NULL : sd, n, rc, rd, w);
+}
+
+void mica_coll_wide_free(mica_coll_wide_t *w)
+{
+    free(w->sc), free(w->sd), free(w->rc), free(w->rd);
+}
+
+int mica_coll_block_counts(int n, MPI_Count count, MPI_Count **out)
+{
+    if (!(*out = malloc((n > 0 ? (size_t)n : 1) * sizeof **out)))
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", n);
+    for (int i = 0; i < n; i++)
+        (*out)[i] = count;
+    return MPI_SUCCESS;
+}
+
+int mica_coll_widen_counts(int n, const int *in, MPI_Count **out)
+{
+    *out = NULL;
+    if (!in)
+        return MPI_SUCCESS;
+    MPI_Count *a = malloc((n > 0 ? (size_t)n : 1) * sizeof *a);
+    if (!a)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", n);
+    for (int i = 0; i < n; i++)
+        a[i] = in[i];
+    *out = a;
+    return MPI_SUCCESS;
+}
+
+int mica_coll_widen_displs(int n, const int *in, MPI_Aint **out)
+{
+    *out = NULL;
+    if (!in)
+        return MPI_SUCCESS;
+    MPI_Aint *a = malloc((n > 0 ? (size_t)n : 1) * sizeof *a);
+    if (!a)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d displacements", n);
+    for (int i = 0; i < n; i++)
+        a[i] = in[i];
+    *out = a;
+    return MPI_SUCCESS;
+}
