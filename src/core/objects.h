@@ -91,20 +91,30 @@ typedef struct mica_file mica_file_t;          /* io/io.h */
 typedef struct mica_session { mica_errobj_t eo; int thread_level; } mica_session_t;
 typedef struct mica_win { mica_errobj_t eo; } mica_win_t;
 
-#define MICA_LOOKUP_(name, kind, htype)                                                        \
-    static inline mica_##name##_t *mica_##name##_lookup(htype h) { return mica_lookup(h, kind); }
-MICA_LOOKUP_(comm, MICA_COMM, MPI_Comm)
-MICA_LOOKUP_(type, MICA_TYPE, MPI_Datatype)
-MICA_LOOKUP_(errhandler, MICA_ERRHANDLER, MPI_Errhandler)
-MICA_LOOKUP_(file, MICA_FILE, MPI_File)
-MICA_LOOKUP_(group, MICA_GROUP, MPI_Group)
-MICA_LOOKUP_(info, MICA_INFO, MPI_Info)
-MICA_LOOKUP_(message, MICA_MESSAGE, MPI_Message)
-MICA_LOOKUP_(op, MICA_OP, MPI_Op)
-MICA_LOOKUP_(request, MICA_REQUEST, MPI_Request)
-MICA_LOOKUP_(session, MICA_SESSION, MPI_Session)
-MICA_LOOKUP_(win, MICA_WIN, MPI_Win)
-#undef MICA_LOOKUP_
+/* Each kind's lookup: the object behind a handle, or NULL when it is not a valid one. */
+static inline mica_comm_t *mica_comm_lookup(MPI_Comm h) { return mica_lookup(h, MICA_COMM); }
+static inline mica_type_t *mica_type_lookup(MPI_Datatype h) { return mica_lookup(h, MICA_TYPE); }
+static inline mica_errhandler_t *mica_errhandler_lookup(MPI_Errhandler h)
+{
+    return mica_lookup(h, MICA_ERRHANDLER);
+}
+static inline mica_file_t *mica_file_lookup(MPI_File h) { return mica_lookup(h, MICA_FILE); }
+static inline mica_group_t *mica_group_lookup(MPI_Group h) { return mica_lookup(h, MICA_GROUP); }
+static inline mica_info_t *mica_info_lookup(MPI_Info h) { return mica_lookup(h, MICA_INFO); }
+static inline mica_message_t *mica_message_lookup(MPI_Message h)
+{
+    return mica_lookup(h, MICA_MESSAGE);
+}
+static inline mica_op_t *mica_op_lookup(MPI_Op h) { return mica_lookup(h, MICA_OP); }
+static inline mica_request_t *mica_request_lookup(MPI_Request h)
+{
+    return mica_lookup(h, MICA_REQUEST);
+}
+static inline mica_session_t *mica_session_lookup(MPI_Session h)
+{
+    return mica_lookup(h, MICA_SESSION);
+}
+static inline mica_win_t *mica_win_lookup(MPI_Win h) { return mica_lookup(h, MICA_WIN); }
 
 #define mica_errobj(o) (&(o)->eo)
 

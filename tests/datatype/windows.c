@@ -1,5 +1,5 @@
 /* The packing engine seen from inside (linked statically against libmpi.a, see
- * test_windows.sh): every byte window [pos, pos + len) of the packed stream, at odd positions
+ * test_internals.sh): every byte window [pos, pos + len) of the packed stream, at odd positions
  * and of odd lengths, equals that slice of the whole stream; unpacking a stream cut into uneven
  * pieces writes exactly what unpacking it whole writes; mica_type_copy between all kinds of
  * layouts; reduction kernels on misaligned data. */
