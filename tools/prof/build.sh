@@ -18,7 +18,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 build() {
-    srcs="$here/prof.c $here/report.c $here/prof.h $here/internal.h $here/gen_wrappers.py \
+    srcs="$here/*.c $here/*.h $here/gen_wrappers.py \
           $here/build.sh $root/api/functions.tsv $root/gen/api.py"
     if [ -f "$out/libmicaprof.so" ] && [ -f "$out/libmicaprof.a" ]; then
         stale=
@@ -50,7 +50,7 @@ build() {
     python3 "$here/gen_wrappers.py" "$g/mpi.i" "$g/mpi.dM" "$g" --chunks 4 $have >&2
     flags="-O2 -fPIC -fvisibility=hidden -pthread -Wall -Wno-deprecated-declarations -I$here -I$g"
     pids=
-    for c in "$here/prof.c" "$here/report.c" "$g"/mp_*.c; do
+    for c in "$here"/*.c "$g"/mp_*.c; do
         o=$out/obj/$(basename "$c" .c).o
         # shellcheck disable=SC2086
         $mpicc $flags -c "$c" -o "$o" &

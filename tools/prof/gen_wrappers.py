@@ -463,6 +463,21 @@ def f_wrapper(f, fid, ffid, cnames):
     return ''.join(body) + '\n'
 
 
+def write(outdir, name, parts):
+    """Write a file only if its text changed, so that what depends on it is not rebuilt."""
+    path = os.path.join(outdir, name)
+    text = ''.join(parts)
+    try:
+        with open(path) as fp:
+            if fp.read() == text:
+                return
+    except OSError:
+        pass
+    with open(path + '.tmp', 'w') as fp:
+        fp.write(text)
+    os.replace(path + '.tmp', path)
+
+
 def main():
     args = sys.argv[1:]
     chunks = 4
@@ -502,26 +517,24 @@ def main():
                  'MPI_Comm_remote_group', 'MPI_Get_library_version', 'MPI_Session_init'):
         if have(feat):
             h.append('#define MP_HAVE_%s 1\n' % feat[4:].upper())
-    # Fortran in-place: which symbols this MPI is known to use is decided at run time.
+    h.append('/* names and categories (MP_CAT_) of the functions, by id: mp_names.c */\n'
+             'extern const char *const mp_fname[MP_NFUNC];\n'
+             'extern const unsigned char mp_fcat[MP_NFUNC];\n')
     h.append('#endif\n')
-    with open(os.path.join(outdir, 'mp_gen.h'), 'w') as fp:
-        fp.write(''.join(h))
+    write(outdir, 'mp_gen.h', h)
 
     nm = [HEADER, '#include "prof.h"\n', 'const char *const mp_fname[MP_NFUNC] = {\n']
     nm += ['    "%s",\n' % n for n in names]
     nm.append('};\nconst unsigned char mp_fcat[MP_NFUNC] = {\n')
     nm += ['    %s,\n' % category(table.get(n)) for n in names]
     nm.append('};\n')
-    with open(os.path.join(outdir, 'mp_names.c'), 'w') as fp:
-        fp.write(''.join(nm))
+    write(outdir, 'mp_names.c', nm)
 
     bodies = [c_wrapper(n, protos[n], table.get(n), fid[n], macros,
                         exported is not None and 'P' + n not in exported and 'P' + n not in macros)
               for n in names]
     for k in range(chunks):
-        with open(os.path.join(outdir, 'mp_wrappers_%d.c' % k), 'w') as fp:
-            fp.write(HEADER + '#include "prof.h"\n\n')
-            fp.write(''.join(bodies[k::chunks]))
+        write(outdir, 'mp_wrappers_%d.c' % k, [HEADER, '#include "prof.h"\n\n'] + bodies[k::chunks])
 
     # Fortran
     cnames = set(protos) | macros
@@ -529,12 +542,7 @@ def main():
           if n in fid and fortran_ok(f)]
     out = [HEADER, '#include "prof.h"\n\n',
            '/* Fortran functions wrapped: the library entry points are looked up per scheme. */\n',
-           '#define MP_NFORT %d\n' % len(fl),
-           'void *mp_fsym_slow(int ffid, int scheme);\n',
-           'extern void *mp_fsyms[][6];\n',
-           'static inline void *mp_fsym(int ffid, int scheme)\n{\n'
-           '    void *p = __atomic_load_n(&mp_fsyms[ffid][scheme], __ATOMIC_ACQUIRE);\n'
-           '    return p ? p : mp_fsym_slow(ffid, scheme);\n}\n\n']
+           '#define MP_NFORT %d\n\n' % len(fl)]
     for i, f in enumerate(fl):
         out.append(f_wrapper(f, fid[f.name], i, cnames))
     out.append('void *mp_fsyms[MP_NFORT][6];\n')
@@ -543,14 +551,12 @@ def main():
         out.append('    {%s},\n' % ', '.join('"%s"' % p for _, _, p in fortran_names(f)))
     out.append('};\nconst int mp_nfort = MP_NFORT;\n')
     # Pcontrol: MPI_PCONTROL(LEVEL), no ierror.
-    out.append('void mp_fpcontrol(MPI_Fint *level, int scheme, void *ra);\n')
     for sch, n in ((0, 'mpi_pcontrol'), (1, 'mpi_pcontrol_'), (2, 'mpi_pcontrol__'),
                    (3, 'MPI_PCONTROL'), (4, 'mpi_pcontrol_f08_'), (5, 'MPI_Pcontrol_f08')):
         if n not in cnames:
             out.append('MP_API void %s(MPI_Fint *level) { mp_fpcontrol(level, %d, __builtin_return_address(0)); }\n'
                        % (n, sch))
-    with open(os.path.join(outdir, 'mp_fwrappers.c'), 'w') as fp:
-        fp.write(''.join(out))
+    write(outdir, 'mp_fwrappers.c', out)
     print('mica-prof: %d C wrappers, %d Fortran functions' % (len(names), len(fl)))
 
 

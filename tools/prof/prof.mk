@@ -3,33 +3,40 @@
 # For MPICH or Open MPI: tools/prof/build.sh MPICC DIR (the mica-prof launcher does it on demand),
 # or `make prof-all` (into $(PREFIX)/lib/mica-prof/{mpich,openmpi}).
 PROF_B := $(B)/prof
-PROF_GEN := $(PROF_B)/gen/.stamp
+# The wrappers' generator runs as an included makefile, like the library's ($(GEN)): every
+# generated file exists and is current before the dependency files are read. It writes only
+# the files whose text changed, so an object is rebuilt only when what it includes changed.
+PROF_GEN := $(PROF_B)/gen/gen.mk
 PROF_GEN_SRC := $(PROF_B)/gen/mp_names.c $(PROF_B)/gen/mp_fwrappers.c \
                 $(foreach k,0 1 2 3,$(PROF_B)/gen/mp_wrappers_$(k).c)
-PROF_OBJ := $(PROF_B)/obj/prof.o $(PROF_B)/obj/report.o \
-            $(patsubst $(PROF_B)/gen/%.c,$(PROF_B)/obj/%.o,$(PROF_GEN_SRC))
+PROF_SRC := $(wildcard tools/prof/*.c)
+PROF_OBJ := $(PROF_SRC:tools/prof/%.c=$(PROF_B)/obj/%.o) \
+            $(PROF_GEN_SRC:$(PROF_B)/gen/%.c=$(PROF_B)/obj/%.o)
 PROF_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) $(CFLAGS) \
                -I$(B)/gen/include -Itools/prof -I$(PROF_B)/gen
-PROF_HDR := tools/prof/prof.h tools/prof/internal.h
 
 .PHONY: prof-install prof-all
 
 # The wrappers: from the functions mpi.h declares, with the API table's parameter kinds.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+-include $(PROF_GEN)
+endif
 $(PROF_GEN): $(GEN) tools/prof/gen_wrappers.py gen/api.py api/functions.tsv
 	@mkdir -p $(@D)
 	@echo '#include <mpi.h>' > $(@D)/h.c
 	@$(CC) -E -I$(B)/gen/include $(@D)/h.c > $(@D)/mpi.i
 	@$(CC) -E -dM -I$(B)/gen/include $(@D)/h.c > $(@D)/mpi.dM
 	$(PYTHON) tools/prof/gen_wrappers.py $(@D)/mpi.i $(@D)/mpi.dM $(@D) --chunks 4 >/dev/null
-	@touch $@
-$(PROF_GEN_SRC): $(PROF_GEN)
+	@echo '# generated: the wrappers generator ran' > $@
 
-$(PROF_B)/obj/%.o: tools/prof/%.c $(PROF_HDR) $(PROF_GEN)
+-include $(wildcard $(PROF_B)/obj/*.d)
+
+$(PROF_B)/obj/%.o: tools/prof/%.c | $(PROF_GEN)
 	@mkdir -p $(@D)
-	$(CC) $(PROF_CFLAGS) -c $< -o $@
-$(PROF_B)/obj/%.o: $(PROF_B)/gen/%.c $(PROF_HDR) $(PROF_GEN)
+	$(CC) $(PROF_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(PROF_B)/obj/%.o: $(PROF_B)/gen/%.c | $(PROF_GEN)
 	@mkdir -p $(@D)
-	$(CC) $(PROF_CFLAGS) -c $< -o $@
+	$(CC) $(PROF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(PROF_B)/libmicaprof.so: $(PROF_OBJ)
 	@echo "LD $@"
