@@ -20,7 +20,7 @@
 #include "coll/coll.h"
 #include "core/errors.h"
 #include "core/group.h"
-#include "core/intercomm.h"
+#include "mpi/intercomm.h"
 #include "core/progress.h"
 #include "core_api.h"
 

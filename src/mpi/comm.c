@@ -15,7 +15,7 @@
 #include "core/comm.h"
 #include "core/errors.h"
 #include "core/group.h"
-#include "core/intercomm.h"
+#include "mpi/intercomm.h"
 #include "core/progress.h"
 #include "core_api.h"
 #include "topo/topo.h"
