@@ -26,6 +26,9 @@ enum mica_coll_tag {
     MICA_TAG_NEIGHBOR, MICA_TAG_NEIGHBOR_UP
 };
 
+/* Hang the collectives' request operations on the core's seams (request.c; at MPI's start). */
+void mica_coll_register(void);
+
 /* MPI_Comm_create_group's messages travel on the parent's collective context with negative
  * tags below MPI_ANY_TAG (-2), one per user tag modulo 2^30, apart from every collective's
  * (blocking ones use the small positive tags above, nonblocking ones those of coll/sched.h). */

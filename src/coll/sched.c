@@ -338,6 +338,7 @@ static void launch(mica_sched_t *s)
     } else {
         *active_tail = s;
         active_tail = &s->next_active;
+        mica_progress_arm(mica_sched_poll);
     }
 }
 
@@ -388,6 +389,8 @@ int mica_sched_poll(void)
         moved = 1;
     }
     polling = 0;
+    if (!mica_sched_active)
+        mica_progress_disarm(mica_sched_poll);
     return moved;
 }
 

@@ -9,7 +9,7 @@ struct mica_comm {
     int rank, size;
     int remote_size;                  /* == size for intracommunicators */
     int *world;                       /* world rank of each (local) rank (NULL: the identity) */
-    int inter;                        /* an intercommunicator (intercomm.c)? */
+    int inter;                        /* an intercommunicator (mpi/intercomm.c)? */
     int *remote_world;                /* intercommunicators: world rank of each remote rank */
     struct mica_comm *local;          /* intercommunicators: a hidden intracommunicator of the
                                        * local group, for the local phases of collectives */
@@ -34,10 +34,30 @@ extern mica_comm_t mica_comm_world, mica_comm_self;
  * release frees it. Predefined communicators are never freed. */
 void mica_comm_retain(mica_comm_t *comm);
 void mica_comm_release(mica_comm_t *comm);
-/* A duplicate of intracommunicator `comm` for the library's own traffic (an open file's, a
- * window's): no attributes copied, so no user callback runs. Collective; free it with
- * mica_comm_free. */
-int mica_comm_dup_hidden(mica_comm_t *comm, MPI_Comm *newcomm);
+/* Free a communicator's memory now (one that was never handed out, or the last release). */
+void mica_comm_destroy(mica_comm_t *comm);
+
+/* This process's next never-used context id, and taking ids [ctx, ctx + span) if none of them
+ * has gone yet (1) or not (0). Lock held. The members agree on the candidate (coll/comm.h). */
+uint32_t mica_comm_context_candidate(void);
+int mica_comm_context_claim(uint32_t ctx, uint32_t span);
+/* A new intracommunicator of `size` members (their world ranks in `world`, malloc'd: taken
+ * over) in which we are `rank`, with the error handler of `parent`. */
+int mica_comm_make(mica_comm_t *parent, uint32_t context, int size, int rank, int *world,
+                   MPI_Comm *newcomm);
+/* The world ranks of `comm`'s members, as a new array (NULL: no memory). */
+int *mica_comm_world_ranks(const mica_comm_t *comm);
+
+/* Extensions: modules above the core hang data on a communicator (its topology, an
+ * intercommunicator's hidden local communicator). Each kind registers, when MPI starts, how to
+ * free it with the communicator and how MPI_Comm_dup copies it (NULL: not copied). */
+typedef struct mica_comm_ext {
+    void (*free)(mica_comm_t *comm);
+    int (*copy)(const mica_comm_t *comm, mica_comm_t *dup);
+} mica_comm_ext_t;
+void mica_comm_register_ext(const mica_comm_ext_t *ext);
+/* Copy every extension of `comm` that copies to its duplicate `dup`; the first error. */
+int mica_comm_copy_ext(const mica_comm_t *comm, mica_comm_t *dup);
 
 /* The world rank of `rank` in `comm`. */
 static inline int mica_comm_world_rank(const mica_comm_t *comm, int rank)

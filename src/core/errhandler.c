@@ -1,4 +1,5 @@
-/* Error handlers: the predefined ones, raising errors through them, and setting them. */
+/* Error handlers: the predefined ones, raising errors through them, and setting them. (A
+ * file's are io's: io/errhandler.c.) */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,9 +9,6 @@
 #include "core/interlang.h"
 #include "core/state.h"
 #include "core_api.h"
-#include "io/io.h"
-
-void mica_error_set_function(int code, const char *fn);
 
 #define PREDEFINED(var, h) mica_errhandler_t var = {.obj = {.tag = MICA_TAG | MICA_ERRHANDLER, .handle = (uintptr_t)h}}
 PREDEFINED(mica_errors_are_fatal, MPI_ERRORS_ARE_FATAL);
@@ -125,55 +123,25 @@ void mica_fortran_errhandler(MPI_Errhandler errhandler)
         eh->fortran = 1;
 }
 
+int mica_errhandler_new(unsigned kind, void (*fn)(void *, int *, ...), const char *arg,
+                        MPI_Errhandler *errhandler)
+{
+    if (!fn)
+        return mica_error(MPI_ERR_ARG, "%s is NULL", arg);
+    mica_errhandler_t *eh = mica_obj_new(MICA_ERRHANDLER, sizeof *eh);
+    if (!eh)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
+    eh->kind = kind;
+    eh->fn = fn;
+    *errhandler = (MPI_Errhandler)eh->obj.handle;
+    return MPI_SUCCESS;
+}
+
 int mica_comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
                                 MPI_Errhandler *errhandler)
 {
-    if (!comm_errhandler_fn)
-        return mica_error(MPI_ERR_ARG, "comm_errhandler_fn is NULL");
-    mica_errhandler_t *eh = mica_obj_new(MICA_ERRHANDLER, sizeof *eh);
-    if (!eh)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
-    eh->kind = MICA_COMM;
-    eh->fn = (void (*)(void *, int *, ...))comm_errhandler_fn;
-    *errhandler = (MPI_Errhandler)eh->obj.handle;
-    return MPI_SUCCESS;
-}
-
-/* Files: MPI_FILE_NULL (the core gets NULL) has an error handler too, the one new files get. */
-static mica_errobj_t *file_errobj(mica_file_t *file)
-{
-    return file ? &file->eo : &mica_file_null_eo;
-}
-
-int mica_file_set_errhandler(mica_file_t *file, mica_errhandler_t *errhandler)
-{
-    return set(file_errobj(file), MICA_FILE, errhandler);
-}
-
-int mica_file_get_errhandler(mica_file_t *file, MPI_Errhandler *errhandler)
-{
-    *errhandler = (MPI_Errhandler)retain(file_errobj(file)->errhandler)->obj.handle;
-    return MPI_SUCCESS;
-}
-
-int mica_file_call_errhandler(mica_file_t *fh, int errorcode)
-{
-    mica_errhandler_invoke(file_errobj(fh), errorcode, "MPI_File_call_errhandler");
-    return MPI_SUCCESS;
-}
-
-int mica_file_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
-                                MPI_Errhandler *errhandler)
-{
-    if (!file_errhandler_fn)
-        return mica_error(MPI_ERR_ARG, "file_errhandler_fn is NULL");
-    mica_errhandler_t *eh = mica_obj_new(MICA_ERRHANDLER, sizeof *eh);
-    if (!eh)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
-    eh->kind = MICA_FILE;
-    eh->fn = (void (*)(void *, int *, ...))file_errhandler_fn;
-    *errhandler = (MPI_Errhandler)eh->obj.handle;
-    return MPI_SUCCESS;
+    return mica_errhandler_new(MICA_COMM, (void (*)(void *, int *, ...))comm_errhandler_fn,
+                               "comm_errhandler_fn", errhandler);
 }
 
 /* --- sessions ------------------------------------------------------------------------------- */
@@ -198,13 +166,6 @@ int mica_session_call_errhandler(mica_session_t *session, int errorcode)
 int mica_session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
                                    MPI_Errhandler *errhandler)
 {
-    if (!session_errhandler_fn)
-        return mica_error(MPI_ERR_ARG, "session_errhandler_fn is NULL");
-    mica_errhandler_t *eh = mica_obj_new(MICA_ERRHANDLER, sizeof *eh);
-    if (!eh)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for a new error handler");
-    eh->kind = MICA_SESSION;
-    eh->fn = (void (*)(void *, int *, ...))session_errhandler_fn;
-    *errhandler = (MPI_Errhandler)eh->obj.handle;
-    return MPI_SUCCESS;
+    return mica_errhandler_new(MICA_SESSION, (void (*)(void *, int *, ...))session_errhandler_fn,
+                               "session_errhandler_fn", errhandler);
 }

@@ -32,9 +32,14 @@ void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn);
 
 /* Give `eo` (an object of `kind`) error handler `eh` (retained), releasing its old one. */
 int mica_errobj_set_errhandler(mica_errobj_t *eo, unsigned kind, mica_errhandler_t *eh);
+/* A new error handler of objects of `kind` calling `fn` (the user's function, argument `arg`). */
+int mica_errhandler_new(unsigned kind, void (*fn)(void *, int *, ...), const char *arg,
+                        MPI_Errhandler *errhandler);
 /* Take or drop a reference to `eh` (predefined handlers are never freed); retain returns eh. */
 mica_errhandler_t *mica_errhandler_retain(mica_errhandler_t *eh);
 void mica_errhandler_release(mica_errhandler_t *eh);
+/* Name function `fn` in the message of error `code` (error.c). */
+void mica_error_set_function(int code, const char *fn);
 
 /* The error object behind a handle, or NULL when the handle is not valid. Objects that carry
  * an error handler start with their mica_errobj_t. */

@@ -31,7 +31,8 @@ MICA_INTERLANG_API void mica_fortran_keyval(int keyval, int style);
 MICA_INTERLANG_API void mica_fortran_op(MPI_Op op);
 MICA_INTERLANG_API void mica_fortran_errhandler(MPI_Errhandler errhandler);
 
-/* The lengths of the per-process arrays of MPI_ALLTOALLW-like functions on `comm` (interlang.c):
+/* The lengths of the per-process arrays of MPI_ALLTOALLW-like functions on `comm` (defined above
+ * the core, in mpi/interlang.c, as it asks the topology):
  * the group size (remote group of an intercommunicator) for both, or with `neighbors` the
  * out- and in-degree of its topology. 0 and 0 for an invalid communicator or one without a
  * topology: the C function then reports the error. */

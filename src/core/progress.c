@@ -2,24 +2,47 @@
 #include <sched.h>
 #include <time.h>
 
-#include "coll/sched.h"
-#include "rma/rma.h"
 #include "core/progress.h"
-#include "pt2pt/engine.h"
 
 int mica_locking;
 pthread_mutex_t mica_big_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The armed polls, in the order they were armed (point-to-point first: it arms at init); only
+ * these are called, so a module with nothing to do costs nothing. Under the big lock. */
+#define MAX_POLLS 8
+static mica_progress_fn *polls[MAX_POLLS];
+static unsigned npolls;
 
 int mica_progress(void)
 {
     if (!mica_runtime_up)
         return 0;
-    int moved = mica_pt2pt_poll();
-    if (mica_sched_active)
-        moved |= mica_sched_poll();
-    if (mica_rma_windows)
-        moved |= mica_rma_poll();
+    int moved = 0;
+    /* A poll that disarms itself moves the next one into its slot: that one waits a round. */
+    for (unsigned i = 0; i < npolls; i++)
+        moved |= polls[i]();
     return moved;
+}
+
+void mica_progress_arm(mica_progress_fn *poll)
+{
+    for (unsigned i = 0; i < npolls; i++)
+        if (polls[i] == poll)
+            return;
+    if (npolls == MAX_POLLS)
+        mica_abort_job(1, "Mica: internal error: too many progress polls\n");
+    polls[npolls++] = poll;
+}
+
+void mica_progress_disarm(mica_progress_fn *poll)
+{
+    for (unsigned i = 0; i < npolls; i++)
+        if (polls[i] == poll) {
+            npolls--;
+            for (; i < npolls; i++)
+                polls[i] = polls[i + 1];
+            return;
+        }
 }
 
 /* How many idle polls spin before yielding: when every rank has a core of its own, a message

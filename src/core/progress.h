@@ -1,6 +1,10 @@
 /* The progress engine: polled by every blocking and test call; moves messages in both
  * directions. Waiting loops back off and yield the processor when nothing moves, so more
- * ranks than cores still make progress quickly. */
+ * ranks than cores still make progress quickly.
+ *
+ * The core knows no module above it: each module that has work to push on (point-to-point
+ * messages, collectives' schedules, RMA windows) arms a poll function while it has some and
+ * disarms it when it has none, so an idle module costs a poll nothing. */
 #ifndef MICA_PROGRESS_H
 #define MICA_PROGRESS_H
 
@@ -9,6 +13,12 @@
 
 /* Poll once; returns non-zero if anything happened. Caller holds the big lock. */
 int mica_progress(void);
+
+/* A module's poll: non-zero if anything happened. Arming an armed poll, or disarming one that
+ * is not, does nothing; both under the big lock, and a poll may disarm itself. */
+typedef int mica_progress_fn(void);
+void mica_progress_arm(mica_progress_fn *poll);
+void mica_progress_disarm(mica_progress_fn *poll);
 
 /* Idle backoff for a waiting loop: call with the count of consecutive idle polls. */
 extern unsigned mica_spin_polls;      /* set at init: 0 when ranks outnumber cores */

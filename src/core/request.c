@@ -1,12 +1,19 @@
-/* Request objects: kept on a free list, since every nonblocking call makes one. */
+/* Request objects: kept on a free list, since every nonblocking call makes one; each kind's
+ * operations; the library's own waits. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll/persist.h"
 #include "core/progress.h"
 #include "core/request.h"
 
 static mica_request_t *free_list;     /* under the big lock */
+
+mica_request_ops_t mica_request_ops[MICA_REQ_KINDS];
+
+void mica_request_set_ops(enum mica_req_kind kind, const mica_request_ops_t *ops)
+{
+    mica_request_ops[kind] = *ops;
+}
 
 mica_request_t *mica_request_new(enum mica_req_kind kind)
 {
@@ -29,12 +36,9 @@ void mica_request_release(mica_request_t *r)
     r->scratch = NULL;
     if (r->type)                      /* a request keeps its datatype alive (MPI_Type_free) */
         mica_type_release(r->type);
-    if (r->pcoll) {                   /* a persistent collective's bound arguments */
-        mica_pcoll_free(r->pcoll);
-        r->pcoll = NULL;
-    }
-    if (r->kind == MICA_REQ_COLL)     /* ... and a collective's its communicator (MPI_Comm_free) */
-        mica_comm_release(r->comm);
+    void (*free_kind)(mica_request_t *) = mica_request_ops[r->kind].free;
+    if (free_kind)                    /* e.g. a collective's communicator and bound arguments */
+        free_kind(r);
     if (r->obj.fint) {                /* it has a Fortran index: let the arena forget it */
         mica_obj_free(r);
         return;
@@ -42,4 +46,28 @@ void mica_request_release(mica_request_t *r)
     atomic_store_explicit(&r->obj.tag, 0, memory_order_release);
     r->next = free_list;
     free_list = r;
+}
+
+/* --- the library's own waits ----------------------------------------------------------------- */
+
+int mica_request_wait(mica_request_t *r, MPI_Status *status)
+{
+    MICA_WAIT_UNTIL(mica_request_done(r));
+    if (status)
+        *status = r->status;
+    int rc = r->status.MPI_ERROR;
+    mica_request_release(r);
+    return rc;
+}
+
+int mica_request_waitall(int n, mica_request_t **reqs)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < n; i++)
+        if (reqs[i]) {
+            int e = mica_request_wait(reqs[i], NULL);
+            if (rc == MPI_SUCCESS)
+                rc = e;
+        }
+    return rc;
 }

@@ -8,8 +8,22 @@
 
 enum mica_req_kind {
     MICA_REQ_SEND = 1, MICA_REQ_RECV, MICA_REQ_GREQ, MICA_REQ_NULL_PROC,
-    MICA_REQ_COLL                     /* a nonblocking or persistent collective (coll/sched.h) */
+    MICA_REQ_COLL,                    /* a nonblocking or persistent collective (coll/sched.h) */
+    MICA_REQ_KINDS
 };
+
+/* What a kind of request does beyond the request object, set by the module that makes that
+ * kind (pt2pt sends and receives, coll collectives, the orchestrators generalized requests) when
+ * MPI starts: the core and MPI_Start/MPI_Cancel then need not know the modules. Any may be NULL
+ * (nothing to do). Called under the big lock. */
+typedef struct mica_request_ops {
+    int (*start)(mica_request_t *r);  /* MPI_Start of a persistent request, already marked
+                                       * active; on error it is inactive again */
+    void (*free)(mica_request_t *r);  /* release what the kind holds, as the request goes */
+    int (*cancel)(mica_request_t *r); /* MPI_Cancel: an error if the kind cannot be cancelled */
+} mica_request_ops_t;
+extern mica_request_ops_t mica_request_ops[MICA_REQ_KINDS];
+void mica_request_set_ops(enum mica_req_kind kind, const mica_request_ops_t *ops);
 
 /* The byte count and the cancelled flag live in the status's internal fields. */
 #define MICA_STATUS_COUNT_LO 0
@@ -77,5 +91,11 @@ static inline int mica_request_done(mica_request_t *r)
 }
 /* Give the request back, or keep it if it is persistent. */
 void mica_request_release(mica_request_t *r);
+
+/* The library's own waits (lock held): wait for an internal request, fill *status (may be
+ * NULL), free the request; returns the request's error code. */
+int mica_request_wait(mica_request_t *req, MPI_Status *status);
+/* The same for n requests (NULL entries are skipped); returns the first error. */
+int mica_request_waitall(int n, mica_request_t **reqs);
 
 #endif

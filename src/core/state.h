@@ -16,11 +16,6 @@ extern mica_errhandler_t *mica_initial_errhandler;
  * than the few allowed at any time need it running. */
 extern int mica_runtime_up;
 static inline int mica_active(void) { return mica_runtime_up; }
-/* Start the runtime if nothing uses it yet, or count one more user; stop it when the last
- * user finalizes (collective over the job then). 0 on success, -1 (message printed). */
-int mica_runtime_start(void);
-int mica_runtime_stop(void);
-
 /* End the whole job now: `msg` to stderr, exit status from `code` (never 0). */
 _Noreturn void mica_abort_job(int code, const char *msg);
 

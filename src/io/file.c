@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "coll/comm.h"
 #include "core/errors.h"
 #include "core/op.h"
 #include "core_api.h"

@@ -1,24 +1,26 @@
-/* MPI_Init .. MPI_Finalize, thread levels, and ending the job. */
+/* MPI_Init .. MPI_Finalize, thread levels, and MPI_Abort. Starting MPI starts the runtime and
+ * the modules above the core, which hang their operations on the core's seams. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "coll/coll.h"
 #include "core/attr.h"
 #include "core/comm.h"
 #include "core/errors.h"
 #include "core/progress.h"
+#include "mpi/intercomm.h"
+#include "mpi/orchestrators.h"
 #include "pt2pt/engine.h"
 #include "runtime/boot.h"
+#include "topo/topo.h"
 #include "transport/transport.h"
 #include "core/state.h"
 #include "core_api.h"
 
-enum mica_phase mica_phase = MICA_BEFORE;
 static int self_world[1];             /* MPI_COMM_SELF's one rank, in MPI_COMM_WORLD */
-int mica_thread_level = MPI_THREAD_SINGLE;
-pthread_t mica_main_thread;
 
 static int valid_level(int level)
 {
@@ -33,7 +35,6 @@ static int valid_level(int level)
  * a restart finds it (the launcher learns of a clean exit from the atexit handler). */
 static int runtime_refs;              /* under runtime_lock */
 static int runtime_booted;
-int mica_runtime_up;
 static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void boot_goodbye(void)
@@ -63,6 +64,11 @@ int mica_runtime_start(void)
             self_world[0] = boot.rank;
             mica_comm_self.world = self_world;
             mica_attr_set_environment(boot.universe_size, boot.appnum);
+            mica_pt2pt_register();
+            mica_coll_register();
+            mica_topo_register();
+            mica_intercomm_register();
+            mica_grequest_register();
             mica_runtime_up = 1;
         }
     }
@@ -161,14 +167,6 @@ int mica_is_thread_main(int *flag)
 {
     *flag = pthread_equal(pthread_self(), mica_main_thread);
     return MPI_SUCCESS;
-}
-
-_Noreturn void mica_abort_job(int code, const char *msg)
-{
-    fflush(NULL);
-    code &= 0xff;
-    mica_boot_abort(code ? code : 1, msg);
-    _exit(code ? code : 1);           /* not reached */
 }
 
 int mica_abort(mica_comm_t *comm, int errorcode)

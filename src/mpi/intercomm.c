@@ -12,17 +12,17 @@
  * itself, ctx + 2 and ctx + 3 for its hidden local communicator. Each group finds its largest
  * candidate (an allreduce), the leaders swap theirs, and the larger one is broadcast in each
  * group, so every member of both groups has the same id and none of them uses it yet. Under
- * MPI_THREAD_MULTIPLE all members then confirm, as comm.c's agree does, and try again if an id
- * went to another thread meanwhile. */
+ * MPI_THREAD_MULTIPLE all members then confirm, as coll/comm.c's agreement does, and try again
+ * if an id went to another thread meanwhile. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll/coll.h"
 #include "core/errors.h"
 #include "core/group.h"
-#include "mpi/intercomm.h"
 #include "core/progress.h"
 #include "core_api.h"
+#include "mpi/intercomm.h"
 
 #define INTS (&mica_type_MPI_INT)
 #define INTER_SPAN 4                  /* context ids an intercommunicator takes */
@@ -142,12 +142,24 @@ static int *members(const mica_comm_t *comm)
     return w;
 }
 
-void mica_intercomm_free_local(mica_comm_t *local)
+static void free_local(mica_comm_t *local)
 {
     if (local) {
         free(local->world);
         free(local);
     }
+}
+
+/* The hidden local communicator goes with its intercommunicator; MPI_Comm_dup makes its own. */
+static void free_extension(mica_comm_t *comm)
+{
+    free_local(comm->local);
+}
+
+void mica_intercomm_register(void)
+{
+    static const mica_comm_ext_t ext = {.free = free_extension};
+    mica_comm_register_ext(&ext);
 }
 
 /* A new intercommunicator on contexts ctx..ctx + 3, in which we are `rank` of the local group
@@ -173,7 +185,7 @@ static int make_inter(mica_comm_t *parent, uint32_t ctx, int size, int rank, int
     local->eo.errhandler = &mica_errors_return;
     int rc = mica_comm_make(parent, ctx, size, rank, world, newcomm);
     if (rc != MPI_SUCCESS) {
-        mica_intercomm_free_local(local);
+        free_local(local);
         free(remote);
         return rc;
     }

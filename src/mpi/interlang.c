@@ -1,4 +1,5 @@
-/* The Fortran binding's helpers that belong to no object module (interlang.h). */
+/* The Fortran binding's helpers that belong to no object module (core/interlang.h); here, above
+ * the core, since one asks the topology. */
 #include "core/comm.h"
 #include "core/interlang.h"
 #include "topo/topo.h"

@@ -15,6 +15,7 @@
 #include "core/progress.h"
 #include "core/state.h"
 #include "core_api.h"
+#include "mpi/orchestrators.h"
 
 static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
 #define NPSETS ((int)(sizeof psets / sizeof psets[0]))

@@ -1,12 +1,12 @@
 /* Completion: wait, test and their all/any/some forms, request status, cancel, free,
- * persistent start, generalized requests. */
+ * generalized requests. (The library's own waits are the core's: core/request.c.) */
 #include <stdlib.h>
 
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core/request.h"
 #include "core_api.h"
-#include "pt2pt/engine.h"
+#include "mpi/orchestrators.h"
 
 static const MPI_Status empty_status = {.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG};
 
@@ -312,22 +312,20 @@ int mica_request_free(MPI_Request *request, mica_errobj_t **eo)
     return rc;
 }
 
+/* Each kind cancels as it can (core/request.h): a send already on its way is not cancelled (the
+ * standard lets the cancel fail), a collective's request cannot be. */
 int mica_cancel(MPI_Request *request, mica_errobj_t **eo)
 {
     mica_request_t *r = mica_request_lookup(*request);
-    if (r->kind == MICA_REQ_COLL) {   /* raised on the collective's communicator */
-        *eo = &r->comm->eo;
-        return mica_error(MPI_ERR_REQUEST, "request is a nonblocking collective's, which cannot "
-                          "be cancelled");
-    }
+    int (*cancel)(mica_request_t *) = mica_request_ops[r->kind].cancel;
+    if (!cancel)
+        return MPI_SUCCESS;
     mica_lock();
-    if (r->kind == MICA_REQ_RECV)
-        mica_pt2pt_cancel_recv(r);
-    else if (r->kind == MICA_REQ_GREQ)
-        r->cancel_fn(r->extra_state, mica_request_done(r));
-    /* A send already on its way is not cancelled: the standard lets the cancel fail. */
+    int rc = cancel(r);
+    if (rc != MPI_SUCCESS && r->comm) /* raised on the request's communicator */
+        *eo = &r->comm->eo;
     mica_unlock();
-    return MPI_SUCCESS;
+    return rc;
 }
 
 int mica_test_cancelled(const MPI_Status *status, int *flag)
@@ -356,6 +354,18 @@ int mica_grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     return MPI_SUCCESS;
 }
 
+static int grequest_cancel(mica_request_t *r)
+{
+    r->cancel_fn(r->extra_state, mica_request_done(r));
+    return MPI_SUCCESS;
+}
+
+void mica_grequest_register(void)
+{
+    static const mica_request_ops_t ops = {.cancel = grequest_cancel};
+    mica_request_set_ops(MICA_REQ_GREQ, &ops);
+}
+
 int mica_grequest_complete(mica_request_t *request, mica_errobj_t **eo)
 {
     (void)eo;                         /* no request error to blame on a communicator */
@@ -363,29 +373,6 @@ int mica_grequest_complete(mica_request_t *request, mica_errobj_t **eo)
         return mica_error(MPI_ERR_REQUEST, "request is not a generalized request");
     mica_request_complete(request);
     return MPI_SUCCESS;
-}
-
-/* --- for the library's own use (pt2pt.h) ------------------------------------------------ */
-
-int mica_request_wait(mica_request_t *r, MPI_Status *status)
-{
-    MICA_WAIT_UNTIL(mica_request_done(r));
-    set_status(status, &r->status);
-    int rc = r->status.MPI_ERROR;
-    mica_request_release(r);
-    return rc;
-}
-
-int mica_request_waitall(int n, mica_request_t **reqs)
-{
-    int rc = MPI_SUCCESS;
-    for (int i = 0; i < n; i++)
-        if (reqs[i]) {
-            int e = mica_request_wait(reqs[i], NULL);
-            if (rc == MPI_SUCCESS)
-                rc = e;
-        }
-    return rc;
 }
 
 /* --- MPI_Request_get_status_{any,all,some}: test without completing ------------------------ */

@@ -6,6 +6,7 @@
 
 #include "core/comm.h"
 #include "core/datatype.h"
+#include "core/request.h"
 
 enum mica_context { MICA_CTX_PT2PT = 0, MICA_CTX_COLL = 1 };
 enum mica_send_mode { MICA_SEND_STANDARD, MICA_SEND_SYNC, MICA_SEND_READY, MICA_SEND_BUFFERED };
@@ -22,11 +23,10 @@ int mica_pt2pt_isend(const void *buf, MPI_Count count, mica_type_t *type, int de
 int mica_pt2pt_irecv(void *buf, MPI_Count count, mica_type_t *type, int source, int tag,
                      mica_comm_t *comm, enum mica_context ctx, mica_request_t **req);
 
-/* Wait for an internal request, fill *status (may be NULL), free the request; returns the
- * request's error code. */
-int mica_request_wait(mica_request_t *req, MPI_Status *status);
-/* The same for n requests (NULL entries are skipped); returns the first error. */
-int mica_request_waitall(int n, mica_request_t **reqs);
+/* Complete such a request with mica_request_wait (core/request.h). Hang pt2pt's request
+ * operations and its progress poll on the core's seams (at MPI's start). */
+void mica_pt2pt_register(void);
+extern const mica_request_ops_t mica_pt2pt_recv_ops;    /* recv.c's, for the registration */
 
 /* Blocking helpers for collectives, on the collective context. */
 int mica_coll_send(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,

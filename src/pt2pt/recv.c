@@ -98,6 +98,21 @@ int mica_recv_init_c(void *buf, MPI_Count count, mica_type_t *datatype, int sour
     return MPI_SUCCESS;
 }
 
+/* What a receive request does for MPI_Start and MPI_Cancel (core/request.h). */
+static int start_persistent(mica_request_t *r)
+{
+    start_recv(r);
+    return MPI_SUCCESS;
+}
+
+static int cancel(mica_request_t *r)
+{
+    mica_pt2pt_cancel_recv(r);        /* one already matched is not cancelled */
+    return MPI_SUCCESS;
+}
+
+const mica_request_ops_t mica_pt2pt_recv_ops = {.start = start_persistent, .cancel = cancel};
+
 /* --- send and receive in one call --------------------------------------------------------- */
 
 /* Start both halves as parts of one compound request. */

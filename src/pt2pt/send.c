@@ -1,7 +1,6 @@
 /* Sending: the four modes, blocking, nonblocking and persistent. */
 #include <string.h>
 
-#include "coll/persist.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core_api.h"
@@ -198,46 +197,12 @@ int mica_bsend_init_c(const void *buf, MPI_Count count, mica_type_t *datatype, i
     return send_init(buf, count, datatype, dest, tag, comm, MICA_SEND_BUFFERED, request);
 }
 
-/* --- persistent requests ------------------------------------------------------------------ */
+/* --- pt2pt on the core's seams ------------------------------------------------------------- */
 
-static int start(mica_request_t *r, mica_errobj_t **eo)
+void mica_pt2pt_register(void)
 {
-    *eo = r->comm ? &r->comm->eo : NULL;
-    if (!r->persistent)
-        return mica_error(MPI_ERR_REQUEST, "request is not a persistent request");
-    if (r->active)
-        return mica_error(MPI_ERR_REQUEST, "request is already active");
-    r->active = 1;
-    atomic_store_explicit(&r->done, 0, memory_order_relaxed);
-    memset(&r->status, 0, sizeof r->status);
-    if (r->kind == MICA_REQ_COLL)     /* a persistent collective (coll/persist.c) */
-        return mica_pcoll_start(r);
-    if (r->kind == MICA_REQ_RECV) {
-        if (r->peer == MPI_PROC_NULL)
-            mica_pt2pt_complete_proc_null(r);
-        else
-            mica_pt2pt_start_recv(r);
-        return MPI_SUCCESS;
-    }
-    return start_send(r);
-}
-
-int mica_start(MPI_Request *request, mica_errobj_t **eo)
-{
-    mica_lock();
-    int rc = start(mica_request_lookup(*request), eo);
-    mica_unlock();
-    return rc;
-}
-
-int mica_startall(int count, MPI_Request array_of_requests[], mica_errobj_t **eo)
-{
-    int rc = MPI_SUCCESS;
-    mica_lock();
-    for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
-        mica_request_t *r = mica_request_lookup(array_of_requests[i]);
-        rc = r ? start(r, eo) : mica_error(MPI_ERR_REQUEST, "array_of_requests[%d] is not a valid request", i);
-    }
-    mica_unlock();
-    return rc;
+    static const mica_request_ops_t send_ops = {.start = start_send};
+    mica_request_set_ops(MICA_REQ_SEND, &send_ops);
+    mica_request_set_ops(MICA_REQ_RECV, &mica_pt2pt_recv_ops);
+    mica_progress_arm(mica_pt2pt_poll);
 }

@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/progress.h"
 #include "coll/coll.h"
+#include "coll/comm.h"
 #include "rma/rma.h"
 #include "core_api.h"
 
@@ -81,6 +82,7 @@ static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_comm_t *comm
     mica_lock();
     win->next = mica_rma_windows;
     mica_rma_windows = win;
+    mica_progress_arm(mica_rma_poll);
     mica_unlock();
     *out = (MPI_Win)win->w.eo.obj.handle;
     return MPI_SUCCESS;
@@ -154,6 +156,8 @@ int mica_win_free(MPI_Win *handle)
             *p = win->next;
             break;
         }
+    if (!mica_rma_windows)
+        mica_progress_disarm(mica_rma_poll);
     mica_unlock();
     destroy(win);
     *handle = MPI_WIN_NULL;

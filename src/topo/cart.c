@@ -2,7 +2,9 @@
  * row-major order: the last dimension varies fastest. */
 #include <stdlib.h>
 
+#include "coll/comm.h"
 #include "core/errors.h"
+#include "core/progress.h"
 #include "core_api.h"
 #include "topo/topo.h"
 
@@ -224,7 +226,9 @@ int mica_cart_sub(mica_comm_t *comm, const int remain_dims[], MPI_Comm *newcomm)
     free(dims);
     free(periods);
     /* Everyone splits, even without memory for the topology: the others wait for us. */
-    rc = mica_comm_split(comm, color, key, newcomm);
+    mica_lock();
+    rc = mica_comm_split_intra(comm, color, key, newcomm);
+    mica_unlock();
     if (rc != MPI_SUCCESS) {
         mica_topo_free(sub);
         return rc;

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/comm.h"
 #include "core/errors.h"
+#include "core/progress.h"
 #include "core_api.h"
 #include "topo/topo.h"
 
@@ -59,12 +61,31 @@ int mica_topo_copy(const mica_topo_t *t, mica_topo_t **copy)
     return c ? MPI_SUCCESS : mica_error(MPI_ERR_NO_MEM, "no memory to copy a topology");
 }
 
+/* A communicator's topology goes with it, and MPI_Comm_dup copies it. */
+static void free_extension(mica_comm_t *comm)
+{
+    mica_topo_free(comm->topo);
+}
+
+static int copy_extension(const mica_comm_t *comm, mica_comm_t *dup)
+{
+    return comm->topo ? mica_topo_copy(comm->topo, &dup->topo) : MPI_SUCCESS;
+}
+
+void mica_topo_register(void)
+{
+    static const mica_comm_ext_t ext = {.free = free_extension, .copy = copy_extension};
+    mica_comm_register_ext(&ext);
+}
+
 int mica_topo_comm(mica_comm_t *comm, int n, mica_topo_t *topo, MPI_Comm *newcomm)
 {
     /* Everyone takes part in the split even without the topology, so no member waits
      * forever for one that ran out of memory. */
     int in = comm->rank < n;
-    int rc = mica_comm_split(comm, in ? 0 : MPI_UNDEFINED, comm->rank, newcomm);
+    mica_lock();
+    int rc = mica_comm_split_intra(comm, in ? 0 : MPI_UNDEFINED, comm->rank, newcomm);
+    mica_unlock();
     if (rc != MPI_SUCCESS || !in) {
         mica_topo_free(topo);
         return rc;

@@ -27,6 +27,8 @@ mica_topo_t *mica_topo_new(int kind);
 void mica_topo_free(mica_topo_t *topo);
 /* A copy of `topo` for a duplicated communicator; MPI_SUCCESS or MPI_ERR_NO_MEM. */
 int mica_topo_copy(const mica_topo_t *topo, mica_topo_t **copy);
+/* Register the topology as a communicator extension (core/comm.h; at MPI's start). */
+void mica_topo_register(void);
 /* A malloc'd copy of n ints (n may be 0; `src` may then be NULL); NULL when out of memory. */
 int *mica_topo_ints(const int *src, int n);
 
