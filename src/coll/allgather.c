@@ -78,24 +78,13 @@ int mica_coll_allgatherv_locked(const void *sbuf, MPI_Count scount, mica_type_t 
     return ring(rbuf, rcount, counts, displs, rtype, comm, MICA_TAG_ALLGATHER);
 }
 
-static int check(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                 mica_type_t *recvtype)
-{
-    int rc = sendbuf == MPI_IN_PLACE ? MPI_SUCCESS : mica_coll_check_type(sendtype, "sendtype");
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_check_type(recvtype, "recvtype");
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    return rc;
-}
-
 int mica_allgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                      void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, mica_comm_t *comm)
 {
     if (comm->inter)
         return mica_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                     comm);
-    int rc = check(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_lock();
@@ -112,7 +101,7 @@ int mica_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
     if (comm->inter)
         return mica_inter_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                      recvtype, comm);
-    int rc = check(sendbuf, sendtype, recvbuf, recvtype);
+    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
     if (rc == MPI_SUCCESS)
         rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
     if (rc == MPI_SUCCESS && !displs)

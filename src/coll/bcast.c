@@ -57,10 +57,11 @@ void mica_coll_bcast_scatter_ring(mica_sched_t *s, const mica_coll_args_t *a, mi
     /* Scatter: the subtree of vrank (vrank .. vrank + its lowest set bit) gets its pieces. */
     int mask = 1;
     for (; mask < size; mask <<= 1)
-        if (vrank & mask) {
+        if (vrank & mask) {           /* as its parent, skip an empty subtree's message */
             int end = vrank + mask < size ? vrank + mask : size;
-            mica_sched_recv(s, data + vrank * piece, span(vrank, end, piece, n), byte,
-                            (rank - mask + size) % size);
+            MPI_Count len = span(vrank, end, piece, n);
+            if (len)
+                mica_sched_recv(s, data + vrank * piece, len, byte, (rank - mask + size) % size);
             mica_sched_barrier(s);
             break;
         }

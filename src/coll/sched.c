@@ -25,20 +25,21 @@ struct mica_sched {
     mica_comm_t *comm;
     int tag;
     int error;                        /* the first error, while building or running */
+    int immediate;                    /* a blocking run: each step is taken as it is added */
     step_t *steps;
     int nsteps, cap, next;            /* next: the first step not started yet */
     mica_request_t **pending;         /* the current round's sends and receives */
     int npending, nxfers;             /* nxfers: the most sends and receives of a round */
+    int ndone;                        /* pending[0 .. ndone) are known to be done */
     int round_xfers;                  /* those of the round being built */
+    int cappending;                   /* immediate: pending's size, own_pending at first */
     void **mem;                       /* temporaries, freed with the schedule */
     int nmem, capmem;
     mica_op_t *op;                    /* the reduction's operation, kept alive */
     mica_request_t *req;              /* the user's request */
     struct mica_sched *next_active;
-    int local;                        /* run by mica_sched_run: on its stack, with the arrays */
-    step_t *own_steps;                /* ... own_steps and own_pending, until they are too small */
-    mica_request_t **own_pending;
-    int own_npending;
+    mica_request_t **own_pending;     /* immediate: the arrays on mica_sched_run's stack */
+    void **own_mem;
 };
 
 mica_sched_t *mica_sched_active;
@@ -80,10 +81,7 @@ static step_t *add(mica_sched_t *s, enum step_kind kind)
 {
     if (s->nsteps == s->cap) {
         int cap = s->cap ? 2 * s->cap : 16;
-        step_t *n = s->steps == s->own_steps ? malloc((size_t)cap * sizeof *n)
-                                             : realloc(s->steps, (size_t)cap * sizeof *n);
-        if (n && s->steps == s->own_steps && s->nsteps)
-            memcpy(n, s->steps, (size_t)s->nsteps * sizeof *n);
+        step_t *n = realloc(s->steps, (size_t)cap * sizeof *n);
         if (!n) {
             fail(s, mica_error(MPI_ERR_NO_MEM, "no memory for a collective's schedule of %d "
                                "steps", cap));
@@ -111,50 +109,91 @@ static void count_xfer(mica_sched_t *s)
         s->nxfers = s->round_xfers;
 }
 
+/* A blocking run's send or receive, started now. */
+static void start_now(mica_sched_t *s, enum step_kind kind, const void *buf, MPI_Count count,
+                      mica_type_t *type, int peer, int alt)
+{
+    if (s->error != MPI_SUCCESS)
+        return;
+    if (s->npending == s->cappending) {
+        int cap = 2 * s->cappending;
+        mica_request_t **n = s->pending == s->own_pending ? malloc((size_t)cap * sizeof *n)
+                                                          : realloc(s->pending,
+                                                                    (size_t)cap * sizeof *n);
+        if (!n) {
+            fail(s, mica_error(MPI_ERR_NO_MEM, "no memory for %d requests", cap));
+            return;
+        }
+        if (s->pending == s->own_pending)
+            memcpy(n, s->pending, (size_t)s->npending * sizeof *n);
+        s->pending = n;
+        s->cappending = cap;
+    }
+    mica_request_t *r = NULL;
+    int rc = kind == STEP_SEND
+                 ? mica_coll_isend(buf, count, type, peer, s->tag + alt, s->comm, &r)
+                 : mica_coll_irecv((void *)buf, count, type, peer, s->tag + alt, s->comm, &r);
+    if (r)
+        s->pending[s->npending++] = r;
+    if (rc != MPI_SUCCESS)
+        fail(s, rc);
+}
+
+static void transfer(mica_sched_t *s, enum step_kind kind, const void *buf, MPI_Count count,
+                     mica_type_t *type, int peer, int alt)
+{
+    if (s->immediate) {
+        start_now(s, kind, buf, count, type, peer, alt);
+        return;
+    }
+    step_t *st = add(s, kind);
+    if (!st)
+        return;
+    st->peer = peer;
+    st->alt = alt;
+    if (kind == STEP_SEND) {
+        st->src = buf;
+        st->scount = count;
+        keep(&st->stype, type);
+    } else {
+        st->dst = (void *)buf;
+        st->dcount = count;
+        keep(&st->dtype, type);
+    }
+    count_xfer(s);
+}
+
 void mica_sched_send(mica_sched_t *s, const void *buf, MPI_Count count, mica_type_t *type,
                      int dest)
 {
-    step_t *st = add(s, STEP_SEND);
-    if (!st)
-        return;
-    st->peer = dest;
-    st->src = buf;
-    st->scount = count;
-    keep(&st->stype, type);
-    count_xfer(s);
+    transfer(s, STEP_SEND, buf, count, type, dest, 0);
 }
 
 void mica_sched_recv(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type, int source)
 {
-    step_t *st = add(s, STEP_RECV);
-    if (!st)
-        return;
-    st->peer = source;
-    st->dst = buf;
-    st->dcount = count;
-    keep(&st->dtype, type);
-    count_xfer(s);
+    transfer(s, STEP_RECV, buf, count, type, source, 0);
 }
 
 void mica_sched_send_alt(mica_sched_t *s, const void *buf, MPI_Count count, mica_type_t *type,
                          int dest)
 {
-    mica_sched_send(s, buf, count, type, dest);
-    if (s->nsteps && s->steps[s->nsteps - 1].kind == STEP_SEND)
-        s->steps[s->nsteps - 1].alt = 1;
+    transfer(s, STEP_SEND, buf, count, type, dest, 1);
 }
 
 void mica_sched_recv_alt(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type,
                          int source)
 {
-    mica_sched_recv(s, buf, count, type, source);
-    if (s->nsteps && s->steps[s->nsteps - 1].kind == STEP_RECV)
-        s->steps[s->nsteps - 1].alt = 1;
+    transfer(s, STEP_RECV, buf, count, type, source, 1);
 }
 
 void mica_sched_copy(mica_sched_t *s, const void *src, MPI_Count scount, mica_type_t *stype,
                      void *dst, MPI_Count dcount, mica_type_t *dtype)
 {
+    if (s->immediate) {
+        if (s->error == MPI_SUCCESS)
+            mica_type_copy(src, scount, stype, dst, dcount, dtype);
+        return;
+    }
     step_t *st = add(s, STEP_COPY);
     if (!st)
         return;
@@ -169,6 +208,12 @@ void mica_sched_copy(mica_sched_t *s, const void *src, MPI_Count scount, mica_ty
 void mica_sched_reduce(mica_sched_t *s, const void *in, void *inout, MPI_Count count,
                        mica_type_t *type, mica_op_t *op)
 {
+    if (s->immediate) {
+        int rc = s->error == MPI_SUCCESS ? mica_op_apply(op, in, inout, count, type) : s->error;
+        if (rc != MPI_SUCCESS)
+            fail(s, rc);
+        return;
+    }
     step_t *st = add(s, STEP_REDUCE);
     if (!st)
         return;
@@ -182,8 +227,14 @@ void mica_sched_reduce(mica_sched_t *s, const void *in, void *inout, MPI_Count c
     }
 }
 
+static void wait_round(mica_sched_t *s);
+
 void mica_sched_barrier(mica_sched_t *s)
 {
+    if (s->immediate) {
+        wait_round(s);
+        return;
+    }
     add(s, STEP_BARRIER);
     s->round_xfers = 0;
 }
@@ -192,7 +243,10 @@ static void *remember(mica_sched_t *s, void *mem)
 {
     if (mem && s->nmem == s->capmem) {
         int cap = s->capmem ? 2 * s->capmem : 8;
-        void **n = realloc(s->mem, (size_t)cap * sizeof *n);
+        void **n = s->mem == s->own_mem ? malloc((size_t)cap * sizeof *n)
+                                        : realloc(s->mem, (size_t)cap * sizeof *n);
+        if (n && s->mem == s->own_mem)
+            memcpy(n, s->mem, (size_t)s->nmem * sizeof *n);
         if (!n) {
             free(mem);
             mem = NULL;
@@ -237,12 +291,12 @@ static void destroy(mica_sched_t *s)
         free(s->mem[i]);
     if (s->op)
         mica_op_release(s->op);
-    free(s->mem);
-    if (s->steps != s->own_steps)
-        free(s->steps);
+    if (s->mem != s->own_mem)
+        free(s->mem);
+    free(s->steps);
     if (s->pending != s->own_pending)
         free(s->pending);
-    if (!s->local)
+    if (!s->immediate)
         free(s);
 }
 
@@ -281,18 +335,37 @@ static void run_round(mica_sched_t *s)
 }
 
 /* Complete what can be: 1 when the whole schedule is done, with *moved set if anything was. */
+static inline int round_done(mica_sched_t *s)
+{
+    while (s->ndone < s->npending && mica_request_done(s->pending[s->ndone]))
+        s->ndone++;
+    return s->ndone == s->npending;
+}
+
+/* The round's sends and receives are done: collect their errors, free them. */
+static void close_round(mica_sched_t *s)
+{
+    for (int i = 0; i < s->npending; i++) {
+        if (s->pending[i]->status.MPI_ERROR != MPI_SUCCESS)
+            fail(s, s->pending[i]->status.MPI_ERROR);
+        mica_request_release(s->pending[i]);
+    }
+    s->npending = s->ndone = 0;
+}
+
+/* A blocking run's barrier: wait here. */
+static void wait_round(mica_sched_t *s)
+{
+    MICA_WAIT_UNTIL(round_done(s));
+    close_round(s);
+}
+
 static int advance(mica_sched_t *s, int *moved)
 {
     for (;;) {
-        for (int i = 0; i < s->npending; i++)
-            if (!mica_request_done(s->pending[i]))
-                return 0;
-        for (int i = 0; i < s->npending; i++) {
-            if (s->pending[i]->status.MPI_ERROR != MPI_SUCCESS)
-                fail(s, s->pending[i]->status.MPI_ERROR);
-            mica_request_release(s->pending[i]);
-        }
-        s->npending = 0;
+        if (!round_done(s))
+            return 0;
+        close_round(s);
         if (s->next == s->nsteps)
             return 1;
         *moved = 1;
@@ -319,9 +392,7 @@ static int prepare(mica_sched_t *s)
     if (!s)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a collective's schedule");
     int rc = s->error;
-    if (s->nxfers && s->nxfers <= s->own_npending)
-        s->pending = s->own_pending;
-    else if (rc == MPI_SUCCESS && s->nxfers &&
+    if (rc == MPI_SUCCESS && s->nxfers &&
              !(s->pending = malloc((size_t)s->nxfers * sizeof *s->pending)))
         rc = mica_error(MPI_ERR_NO_MEM, "no memory for %d requests", s->nxfers);
     if (rc != MPI_SUCCESS)
@@ -394,24 +465,23 @@ int mica_sched_poll(void)
     return moved;
 }
 
-/* A blocking collective's schedule of a few dozen steps lives on the stack: running it costs no
- * allocation but its temporaries'. */
-enum { LOCAL_STEPS = 48, LOCAL_PENDING = 24 };
+/* A blocking run records nothing: each step is taken as the builder adds it (sends and receives
+ * started, local steps done, a barrier waits for the round), in the order a recorded schedule
+ * would take them, so it costs what a hand-written blocking algorithm does. Its arrays start on
+ * the stack. */
+enum { LOCAL_PENDING = 32, LOCAL_MEM = 4 };
 
-int mica_sched_run(mica_comm_t *comm, int tag, mica_coll_build_fn *build, const mica_coll_args_t *a)
+int mica_sched_run(mica_comm_t *comm, int tag, mica_coll_build_fn *build,
+                   const mica_coll_args_t *a)
 {
-    step_t steps[LOCAL_STEPS];
     mica_request_t *pending[LOCAL_PENDING];
-    mica_sched_t s = {.comm = comm, .tag = tag, .local = 1, .steps = steps, .cap = LOCAL_STEPS,
-                      .own_steps = steps, .own_pending = pending,
-                      .own_npending = LOCAL_PENDING};
+    void *mem[LOCAL_MEM];
+    mica_sched_t s = {.comm = comm, .tag = tag, .immediate = 1, .pending = pending,
+                      .cappending = LOCAL_PENDING, .own_pending = pending, .mem = mem,
+                      .capmem = LOCAL_MEM, .own_mem = mem};
     build(&s, a, comm);
-    int rc = prepare(&s);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int moved = 0;
-    MICA_WAIT_UNTIL(advance(&s, &moved));
-    rc = s.error;
+    wait_round(&s);
+    int rc = s.error;
     destroy(&s);
     return rc;
 }

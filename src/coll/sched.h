@@ -1,5 +1,5 @@
 /* Schedules: how a collective runs. Each algorithm is written once, as a builder of a schedule
- * (algorithms.h): the blocking form runs it to completion here (mica_sched_run), the nonblocking
+ * (algorithms.h): the blocking form runs it to completion at once (mica_sched_run), the nonblocking
  * form hands it to the user as a request, the persistent form builds it anew at every start.
  *
  * A nonblocking collective builds, when it is called, the whole list of steps this process
@@ -100,8 +100,9 @@ typedef struct mica_coll_args {
 } mica_coll_args_t;
 typedef void mica_coll_build_fn(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm);
 
-/* Build the schedule of `build` from `a` and run it to completion (a blocking collective; lock
- * held): its messages carry `tag` (one of enum mica_coll_tag; the _alt steps tag + 1). */
+/* Run the schedule of `build` from `a` to completion (a blocking collective; lock held): each
+ * step is taken as the builder adds it, nothing is recorded; its messages carry `tag` (one of
+ * enum mica_coll_tag; the _alt steps tag + 1). */
 int mica_sched_run(mica_comm_t *comm, int tag, mica_coll_build_fn *build,
                    const mica_coll_args_t *a);
 

@@ -3,7 +3,9 @@
  * sizes), each half in turn the root's: MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce,
  * MPI_Gather(v), MPI_Scatter(v), MPI_Allgather(v), MPI_Alltoall(v,w), MPI_Reduce_scatter and
  * _block, with MPI_ROOT at the root, MPI_PROC_NULL at its group's others (whose buffers stay
- * untouched) and exact values; Scan/Exscan and MPI_IN_PLACE refused. */
+ * untouched) and exact values; Scan/Exscan and MPI_IN_PLACE refused, and the nonblocking and
+ * persistent forms refused (not implemented on intercommunicators yet) before anything is sent
+ * or any argument sized by the communicator is read. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +272,42 @@ static void reduce_scatter(void)
     CHECK(recv[mine] == -1);
 }
 
+static void unsupported_forms(void)
+{
+    enum { U = MPI_ERR_UNSUPPORTED_OPERATION };
+    int x[16] = {0}, y[16], counts[16] = {0}, displs[16] = {0};
+    MPI_Datatype types[16];
+    for (int i = 0; i < 16; i++)
+        types[i] = MPI_INT;
+    MPI_Request req = MPI_REQUEST_NULL;
+    CHECK(error_class(MPI_Ibarrier(inter, &req)) == U);
+    CHECK(error_class(MPI_Ibcast(x, 1, MPI_INT, MPI_PROC_NULL, inter, &req)) == U);
+    CHECK(error_class(MPI_Ireduce(x, y, 1, MPI_INT, MPI_SUM, MPI_PROC_NULL, inter, &req)) == U);
+    CHECK(error_class(MPI_Iallreduce(x, y, 1, MPI_INT, MPI_SUM, inter, &req)) == U);
+    CHECK(error_class(MPI_Igatherv(x, 1, MPI_INT, y, counts, displs, MPI_INT, MPI_PROC_NULL,
+                                   inter, &req)) == U);
+    CHECK(error_class(MPI_Iallgather(x, 1, MPI_INT, y, 1, MPI_INT, inter, &req)) == U);
+    CHECK(error_class(MPI_Ialltoallw(x, counts, displs, types, y, counts, displs, types, inter,
+                                     &req)) == U);
+    CHECK(error_class(MPI_Ireduce_scatter(x, y, counts, MPI_INT, MPI_SUM, inter, &req)) == U);
+    CHECK(error_class(MPI_Ireduce_scatter_block(x, y, 1, MPI_INT, MPI_SUM, inter, &req)) == U);
+    CHECK(error_class(MPI_Iscan(x, y, 1, MPI_INT, MPI_SUM, inter, &req)) == U);
+    CHECK(error_class(MPI_Barrier_init(inter, MPI_INFO_NULL, &req)) == U);
+    CHECK(error_class(MPI_Bcast_init(x, 1, MPI_INT, MPI_PROC_NULL, inter, MPI_INFO_NULL, &req)) ==
+          U);
+    CHECK(error_class(MPI_Allreduce_init(x, y, 1, MPI_INT, MPI_SUM, inter, MPI_INFO_NULL,
+                                         &req)) == U);
+    CHECK(error_class(MPI_Allgatherv_init(x, 1, MPI_INT, y, counts, displs, MPI_INT, inter,
+                                          MPI_INFO_NULL, &req)) == U);
+    CHECK(error_class(MPI_Alltoallv_init(x, counts, displs, MPI_INT, y, counts, displs, MPI_INT,
+                                         inter, MPI_INFO_NULL, &req)) == U);
+    CHECK(error_class(MPI_Reduce_scatter_block_init(x, y, 1, MPI_INT, MPI_SUM, inter,
+                                                    MPI_INFO_NULL, &req)) == U);
+    CHECK(error_class(MPI_Exscan_init(x, y, 1, MPI_INT, MPI_SUM, inter, MPI_INFO_NULL, &req)) ==
+          U);
+    CHECK(req == MPI_REQUEST_NULL);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -307,6 +345,7 @@ int main(int argc, char **argv)
     CHECK(error_class(MPI_Scan(&x, &y, 1, MPI_INT, MPI_SUM, inter)) == MPI_ERR_COMM);
     CHECK(error_class(MPI_Exscan(&x, &y, 1, MPI_INT, MPI_SUM, inter)) == MPI_ERR_COMM);
     CHECK(error_class(MPI_Bcast(&x, 1, MPI_INT, rsize, inter)) == MPI_ERR_ROOT);
+    unsupported_forms();
     CHECK(MPI_Barrier(inter) == MPI_SUCCESS);
     CHECK(MPI_Comm_free(&inter) == MPI_SUCCESS);
     MPI_Finalize();
