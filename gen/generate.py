@@ -10,6 +10,7 @@ import cxx  # noqa: E402
 import fortran  # noqa: E402
 import mpi_h  # noqa: E402
 import status  # noqa: E402
+import tunables  # noqa: E402
 
 VERSION = '0.1'
 
@@ -35,6 +36,8 @@ def main(outdir):
     for path, text in fortran.generate(functions, impl).items():
         write(os.path.join(outdir, path), text)
     for path, text in cxx.generate().items():
+        write(os.path.join(outdir, path), text)
+    for path, text in tunables.generate().items():
         write(os.path.join(outdir, path), text)
     write(os.path.join(outdir, 'STATUS.md'), status.generate(functions, impl))
 

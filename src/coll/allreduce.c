@@ -170,7 +170,7 @@ void mica_coll_allreduce_rabenseifner(mica_sched_t *s, const mica_coll_args_t *a
 
 void mica_coll_build_allreduce(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    if (a->rcount * a->rtype->size >= MICA_COLL_TUNABLE(MICA_ALLREDUCE_LONG) &&
+    if (a->rcount * a->rtype->size >= mica_tunables.allreduce_long &&
         a->rcount >= mica_coll_pof2(comm->size))
         mica_coll_allreduce_rabenseifner(s, a, comm);
     else

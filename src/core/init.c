@@ -9,6 +9,7 @@
 #include "core/comm.h"
 #include "core/errors.h"
 #include "core/progress.h"
+#include "core/tunables.h"
 #include "pt2pt/engine.h"
 #include "runtime/boot.h"
 #include "transport/transport.h"
@@ -48,6 +49,7 @@ int mica_runtime_start(void)
     int rc = 0;
     if (runtime_refs++ == 0) {
         mica_boot_t boot;
+        mica_tunables_read();
         rc = mica_boot_init(&boot) || mica_transport_init(&boot) ||
              mica_pt2pt_init(boot.rank, boot.size);
         if (rc) {
@@ -56,8 +58,8 @@ int mica_runtime_start(void)
             if (!runtime_booted)
                 atexit(boot_goodbye);
             runtime_booted = 1;
-            if (boot.size > sysconf(_SC_NPROCESSORS_ONLN))
-                mica_spin_polls = 0;
+            mica_spin_polls = mica_tunables.spin_polls != MICA_TUNABLE_AUTO ? mica_tunables.spin_polls
+                              : boot.size > sysconf(_SC_NPROCESSORS_ONLN) ? 0 : 1 << 16;
             mica_comm_world.rank = boot.rank;
             mica_comm_world.size = mica_comm_world.remote_size = boot.size;
             self_world[0] = boot.rank;
