@@ -4,12 +4,16 @@ Every function gets `PMPI_X`, with `MPI_X` as its weak alias (or, built with -DM
 same source compiled twice: once as PMPI_X for libpmpi.a, once as MPI_X for libmpi.a).
 How the binding reaches the core is set per function in src/bindings/c/impl.tsv:
 
-  checked  validate every argument from its kind, convert handles to objects, call the core,
-           and raise any error through the error handler of the function's object
-  anytime  as checked, but valid before MPI_Init and after MPI_Finalize too
+  checked  check that MPI is initialized, validate every argument from its kind, convert
+           handles to objects, call the core, and raise any error through the error handler
+           of the function's object
+  anytime  as checked, but valid before MPI_Init and after MPI_Finalize too: the functions
+           MPI 4.0 section 11.4.1 allows at any time (version, info, error classes and strings,
+           session error handlers, MPI_Session_init)
   large    as checked, but call the core of the large-count twin (MPI_Send -> mica_send_c):
            for functions whose int and MPI_Count forms differ only in scalar counts
-  direct   hand everything to the core unchanged (conversions, init, clocks)
+  direct   hand everything to the core unchanged (conversions, init and finalize, clocks:
+           nothing that needs MPI initialized, or the core checks it)
   noop     do nothing and succeed (MPI_Pcontrol)
   absent   (not listed) raise MPI_ERR_UNSUPPORTED_OPERATION
 """
@@ -41,6 +45,10 @@ NULLABLE_KINDS = {'STATUS', 'F08_STATUS', 'F90_STATUS', 'BUFFER', 'C_BUFFER', 'C
 NULLABLE_OUT = {('MPI_Info_get_string', 'value'), ('MPI_Session_get_nth_pset', 'pset_name')}
 
 CHECKED = ('checked', 'anytime', 'large')
+# The checked modes whose functions need MPI initialized: by MPI_Init, or by an MPI_Session_init
+# (either starts the runtime). Called otherwise they raise "MPI_X called before MPI_Init" (or
+# "after MPI_Finalize") through the initial error handler, as the standard has it.
+NEEDS_INIT = ('checked', 'large')
 
 COUNT_KINDS = ('POLYXFER_NUM_ELEM_NNI', 'POLYDTYPE_NUM_ELEM_NNI', 'XFER_NUM_ELEM_NNI')
 
@@ -221,9 +229,9 @@ def body(f, mode):
         eo = error_object(f)
         out.append('    static const char fn[] = "%s";\n' % f.name)
         out.append('    mica_errobj_t *eo_ = %s;\n' % initial_errobj(f))
-        if mode == 'checked':
+        if mode in NEEDS_INIT:
             out.append('    if (MICA_UNLIKELY(!mica_active()))\n')
-            out.append('        return mica_raise(NULL, mica_error_inactive(), fn);\n')
+            out.append('        return mica_raise(NULL, mica_error_inactive(fn), fn);\n')
         out += checks(f, eo)
         core = f.core_name + ('_c' if mode == 'large' else '')
         out.append('    int rc_ = %s(%s);\n' % (core, call_args(f, mode)))

@@ -117,11 +117,11 @@ int mica_bad_handle(unsigned kind, const void *handle, const char *arg)
     return mica_error(k[kind].cls, "%s=%p is not a valid %s handle", arg, handle, k[kind].what);
 }
 
-int mica_error_inactive(void)
+int mica_error_inactive(const char *fn)
 {
-    return mica_error(MPI_ERR_OTHER, "%s", mica_phase == MICA_BEFORE
-                      ? "MPI is not initialized: call MPI_Init first"
-                      : "MPI is finalized: no MPI call is allowed after MPI_Finalize");
+    return mica_error(MPI_ERR_OTHER, mica_phase == MICA_BEFORE
+                      ? "%s called before MPI_Init (and outside any MPI session)"
+                      : "%s called after MPI_Finalize (and outside any MPI session)", fn);
 }
 
 int mica_error_class_of(int code)

@@ -124,7 +124,7 @@ int mica_init(int *argc, char ***argv)
 int mica_finalize(void)
 {
     if (mica_phase != MICA_ACTIVE)
-        return mica_raise(NULL, mica_error_inactive(), "MPI_Finalize");
+        return mica_raise(NULL, mica_error_inactive("MPI_Finalize"), "MPI_Finalize");
     /* First of all, MPI_COMM_SELF's attributes are deleted, the last set first: tools hook
      * their own finalization on it. A delete callback's error fails MPI_Finalize here, with MPI
      * still usable (as in MPICH). */
