@@ -83,11 +83,32 @@ def constants():
     return out
 
 
-def implemented():
-    """How the C binding reaches the core, per implemented function (src/bindings/c/impl.tsv)."""
+class Impl:
+    """A row of src/bindings/c/impl.tsv (its opening comment describes the columns)."""
+    COLUMNS = ('mode', 'errors', 'null_ok', 'nullable', 'rooted')
+
+    def __init__(self, fields, where):
+        if len(fields) != 1 + len(self.COLUMNS):
+            raise SystemExit('%s: %d columns expected' % (where, 1 + len(self.COLUMNS)))
+        values = [None if v == '-' else v for v in fields[1:]]
+        self.mode, self.errors, null_ok, nullable, self.rooted = values
+        self.null_ok = set(null_ok.split(',')) if null_ok else set()
+        self.nullable = set(nullable.split(',')) if nullable else set()
+        if self.errors not in (None, 'file_null') or self.rooted not in (None, 'gather', 'scatter'):
+            raise SystemExit('%s: unknown errors or rooted value' % where)
+
+
+def implementation():
+    """Each implemented function's row of src/bindings/c/impl.tsv, by name."""
     out = {}
-    for line in open(os.path.join(ROOT, 'src', 'bindings', 'c', 'impl.tsv')):
-        line = line.split('#')[0].split()
-        if line:
-            out[line[0]] = line[1]
+    path = os.path.join(ROOT, 'src', 'bindings', 'c', 'impl.tsv')
+    for n, line in enumerate(open(path), 1):
+        fields = line.split('#')[0].split()
+        if fields:
+            out[fields[0]] = Impl(fields, 'impl.tsv:%d' % n)
     return out
+
+
+def implemented():
+    """How the C binding reaches the core (its mode), per implemented function."""
+    return {name: row.mode for name, row in implementation().items()}
