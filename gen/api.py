@@ -4,19 +4,20 @@ import re
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 
-# Handle types: C type -> (kind of object, the name used in messages, the null handle).
+# Handle types: C type -> (kind of object, the name used in messages, the null handle, the
+# error class of a bad one). The core's tables of kinds are generated from this (gen/tables.py).
 HANDLES = {
-    'MPI_Comm': ('comm', 'communicator', 'MPI_COMM_NULL'),
-    'MPI_Datatype': ('type', 'datatype', 'MPI_DATATYPE_NULL'),
-    'MPI_Errhandler': ('errhandler', 'error handler', 'MPI_ERRHANDLER_NULL'),
-    'MPI_File': ('file', 'file', 'MPI_FILE_NULL'),
-    'MPI_Group': ('group', 'group', 'MPI_GROUP_NULL'),
-    'MPI_Info': ('info', 'info', 'MPI_INFO_NULL'),
-    'MPI_Message': ('message', 'message', 'MPI_MESSAGE_NULL'),
-    'MPI_Op': ('op', 'operation', 'MPI_OP_NULL'),
-    'MPI_Request': ('request', 'request', 'MPI_REQUEST_NULL'),
-    'MPI_Session': ('session', 'session', 'MPI_SESSION_NULL'),
-    'MPI_Win': ('win', 'window', 'MPI_WIN_NULL'),
+    'MPI_Comm': ('comm', 'communicator', 'MPI_COMM_NULL', 'MPI_ERR_COMM'),
+    'MPI_Datatype': ('type', 'datatype', 'MPI_DATATYPE_NULL', 'MPI_ERR_TYPE'),
+    'MPI_Errhandler': ('errhandler', 'error handler', 'MPI_ERRHANDLER_NULL', 'MPI_ERR_ERRHANDLER'),
+    'MPI_File': ('file', 'file', 'MPI_FILE_NULL', 'MPI_ERR_FILE'),
+    'MPI_Group': ('group', 'group', 'MPI_GROUP_NULL', 'MPI_ERR_GROUP'),
+    'MPI_Info': ('info', 'info object', 'MPI_INFO_NULL', 'MPI_ERR_INFO'),
+    'MPI_Message': ('message', 'message', 'MPI_MESSAGE_NULL', 'MPI_ERR_REQUEST'),
+    'MPI_Op': ('op', 'operation', 'MPI_OP_NULL', 'MPI_ERR_OP'),
+    'MPI_Request': ('request', 'request', 'MPI_REQUEST_NULL', 'MPI_ERR_REQUEST'),
+    'MPI_Session': ('session', 'session', 'MPI_SESSION_NULL', 'MPI_ERR_SESSION'),
+    'MPI_Win': ('win', 'window', 'MPI_WIN_NULL', 'MPI_ERR_WIN'),
 }
 
 

@@ -122,7 +122,7 @@ def checks(f, eo):
     handles = [p for p in f.params if p.handle]
     handles.sort(key=lambda p: p is not eo)
     for p in handles:
-        kind, what, null = api.HANDLES[p.handle]
+        kind, _, null, _ = api.HANDLES[p.handle]
         out.append('    mica_%s_t *%s_ = mica_%s_lookup(%s);\n' % (kind, p.name, kind, p.name))
         cond = '!%s_' % p.name
         if p.handle in NULL_OK or p.name in f.impl.null_ok:
@@ -137,7 +137,7 @@ def checks(f, eo):
             continue
         if p.base in api.HANDLES and p.pointer and not p.array and p.dir == 'inout':
             # A handle passed by reference to be freed or replaced: the pointer, then the handle.
-            kind, what, null = api.HANDLES[p.base]
+            kind, _, null, _ = api.HANDLES[p.base]
             out.append('    if (MICA_UNLIKELY(!%s))\n' % p.name)
             out.append(fail % 'mica_error(MPI_ERR_ARG, "%s is NULL")' % p.name)
             cond = '!mica_%s_lookup(*%s)' % (kind, p.name)

@@ -10,6 +10,7 @@ import cxx  # noqa: E402
 import fortran  # noqa: E402
 import mpi_h  # noqa: E402
 import status  # noqa: E402
+import tables  # noqa: E402
 import tunables  # noqa: E402
 
 VERSION = '0.1'
@@ -38,7 +39,7 @@ def main(outdir):
         write(os.path.join(outdir, path), text)
     for path, text in cxx.generate().items():
         write(os.path.join(outdir, path), text)
-    for path, text in tunables.generate().items():
+    for path, text in list(tunables.generate().items()) + list(tables.generate().items()):
         write(os.path.join(outdir, path), text)
     write(os.path.join(outdir, 'STATUS.md'), status.generate(functions, impl))
 
