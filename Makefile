@@ -20,7 +20,9 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) 
 FUNCTIONS := $(shell sed -n 's/^\(MPI_[A-Za-z0-9_]*\)\t.*/\1/p' api/functions.tsv)
 CORE_SRC := $(wildcard src/core/*.c src/mpi/*.c src/io/*.c src/pt2pt/*.c src/coll/*.c src/topo/*.c \
                        src/rma/*.c src/transport/*.c src/runtime/*.c)
-CORE_OBJ := $(CORE_SRC:src/%.c=$(B)/obj/%.o)
+# Generated C sources of the library (gen/tunables.py, gen/tables.py)
+CORE_GEN_OBJ := $(B)/obj/gen/core/tunables_table.o $(B)/obj/gen/core/api_tables.o
+CORE_OBJ := $(CORE_SRC:src/%.c=$(B)/obj/%.o) $(CORE_GEN_OBJ)
 BIND_OBJ := $(FUNCTIONS:%=$(B)/obj/bindings/%.o)
 PBIND_OBJ := $(FUNCTIONS:%=$(B)/obj/pbindings/%.o)
 # The generator's output is an included makefile: make runs the generator (when its inputs
@@ -44,7 +46,7 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 -include $(GEN)
 endif
 $(GEN): gen/*.py api/functions.tsv api/constants.tsv api/types.h src/bindings/c/impl.tsv \
-        src/bindings/cxx/members.tsv
+        src/bindings/cxx/members.tsv src/core/tunables.tsv
 	$(PYTHON) gen/generate.py $(B)/gen
 	@echo '# generated: the generator ran' > $@
 
@@ -53,6 +55,10 @@ DEPFLAGS = -MMD -MP
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
 $(B)/obj/%.o: src/%.c | $(GEN)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(B)/obj/gen/%.o: $(B)/gen/%.c | $(GEN)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 

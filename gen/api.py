@@ -4,19 +4,20 @@ import re
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 
-# Handle types: C type -> (kind of object, the name used in messages, the null handle).
+# Handle types: C type -> (kind of object, the name used in messages, the null handle, the
+# error class of a bad one). The core's tables of kinds are generated from this (gen/tables.py).
 HANDLES = {
-    'MPI_Comm': ('comm', 'communicator', 'MPI_COMM_NULL'),
-    'MPI_Datatype': ('type', 'datatype', 'MPI_DATATYPE_NULL'),
-    'MPI_Errhandler': ('errhandler', 'error handler', 'MPI_ERRHANDLER_NULL'),
-    'MPI_File': ('file', 'file', 'MPI_FILE_NULL'),
-    'MPI_Group': ('group', 'group', 'MPI_GROUP_NULL'),
-    'MPI_Info': ('info', 'info', 'MPI_INFO_NULL'),
-    'MPI_Message': ('message', 'message', 'MPI_MESSAGE_NULL'),
-    'MPI_Op': ('op', 'operation', 'MPI_OP_NULL'),
-    'MPI_Request': ('request', 'request', 'MPI_REQUEST_NULL'),
-    'MPI_Session': ('session', 'session', 'MPI_SESSION_NULL'),
-    'MPI_Win': ('win', 'window', 'MPI_WIN_NULL'),
+    'MPI_Comm': ('comm', 'communicator', 'MPI_COMM_NULL', 'MPI_ERR_COMM'),
+    'MPI_Datatype': ('type', 'datatype', 'MPI_DATATYPE_NULL', 'MPI_ERR_TYPE'),
+    'MPI_Errhandler': ('errhandler', 'error handler', 'MPI_ERRHANDLER_NULL', 'MPI_ERR_ERRHANDLER'),
+    'MPI_File': ('file', 'file', 'MPI_FILE_NULL', 'MPI_ERR_FILE'),
+    'MPI_Group': ('group', 'group', 'MPI_GROUP_NULL', 'MPI_ERR_GROUP'),
+    'MPI_Info': ('info', 'info object', 'MPI_INFO_NULL', 'MPI_ERR_INFO'),
+    'MPI_Message': ('message', 'message', 'MPI_MESSAGE_NULL', 'MPI_ERR_REQUEST'),
+    'MPI_Op': ('op', 'operation', 'MPI_OP_NULL', 'MPI_ERR_OP'),
+    'MPI_Request': ('request', 'request', 'MPI_REQUEST_NULL', 'MPI_ERR_REQUEST'),
+    'MPI_Session': ('session', 'session', 'MPI_SESSION_NULL', 'MPI_ERR_SESSION'),
+    'MPI_Win': ('win', 'window', 'MPI_WIN_NULL', 'MPI_ERR_WIN'),
 }
 
 
@@ -83,11 +84,32 @@ def constants():
     return out
 
 
-def implemented():
-    """How the C binding reaches the core, per implemented function (src/bindings/c/impl.tsv)."""
+class Impl:
+    """A row of src/bindings/c/impl.tsv (its opening comment describes the columns)."""
+    COLUMNS = ('mode', 'errors', 'null_ok', 'nullable', 'rooted')
+
+    def __init__(self, fields, where):
+        if len(fields) != 1 + len(self.COLUMNS):
+            raise SystemExit('%s: %d columns expected' % (where, 1 + len(self.COLUMNS)))
+        values = [None if v == '-' else v for v in fields[1:]]
+        self.mode, self.errors, null_ok, nullable, self.rooted = values
+        self.null_ok = set(null_ok.split(',')) if null_ok else set()
+        self.nullable = set(nullable.split(',')) if nullable else set()
+        if self.errors not in (None, 'file_null') or self.rooted not in (None, 'gather', 'scatter'):
+            raise SystemExit('%s: unknown errors or rooted value' % where)
+
+
+def implementation():
+    """Each implemented function's row of src/bindings/c/impl.tsv, by name."""
     out = {}
-    for line in open(os.path.join(ROOT, 'src', 'bindings', 'c', 'impl.tsv')):
-        line = line.split('#')[0].split()
-        if line:
-            out[line[0]] = line[1]
+    path = os.path.join(ROOT, 'src', 'bindings', 'c', 'impl.tsv')
+    for n, line in enumerate(open(path), 1):
+        fields = line.split('#')[0].split()
+        if fields:
+            out[fields[0]] = Impl(fields, 'impl.tsv:%d' % n)
     return out
+
+
+def implemented():
+    """How the C binding reaches the core (its mode), per implemented function."""
+    return {name: row.mode for name, row in implementation().items()}

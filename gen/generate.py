@@ -10,6 +10,8 @@ import cxx  # noqa: E402
 import fortran  # noqa: E402
 import mpi_h  # noqa: E402
 import status  # noqa: E402
+import tables  # noqa: E402
+import tunables  # noqa: E402
 
 VERSION = '0.1'
 
@@ -25,16 +27,19 @@ def write(path, text):
 
 
 def main(outdir):
-    functions, impl = api.functions(), api.implemented()
+    functions, rows = api.functions(), api.implementation()
+    impl = {name: row.mode for name, row in rows.items()}
     unknown = set(impl) - {f.name for f in functions}
     if unknown:
         sys.exit('impl.tsv names functions that do not exist: %s' % ' '.join(sorted(unknown)))
     write(os.path.join(outdir, 'include', 'mpi.h'), mpi_h.generate(VERSION))
-    for path, text in bindings.generate(functions, impl).items():
+    for path, text in bindings.generate(functions, rows).items():
         write(os.path.join(outdir, path), text)
     for path, text in fortran.generate(functions, impl).items():
         write(os.path.join(outdir, path), text)
     for path, text in cxx.generate().items():
+        write(os.path.join(outdir, path), text)
+    for path, text in list(tunables.generate().items()) + list(tables.generate().items()):
         write(os.path.join(outdir, path), text)
     write(os.path.join(outdir, 'STATUS.md'), status.generate(functions, impl))
 

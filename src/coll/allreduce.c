@@ -170,7 +170,7 @@ void mica_coll_allreduce_rabenseifner(mica_sched_t *s, const mica_coll_args_t *a
 
 static int long_vector(const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    return a->rcount * a->rtype->size >= MICA_COLL_TUNABLE(MICA_ALLREDUCE_LONG) &&
+    return a->rcount * a->rtype->size >= mica_tunables.allreduce_long &&
            a->rcount >= mica_coll_pof2(comm->size);
 }
 

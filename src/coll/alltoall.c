@@ -38,7 +38,7 @@ static int exchange(const a2a_t *a, mica_comm_t *comm)
         if (b > largest)
             largest = b;
     }
-    if (largest <= MICA_COLL_TUNABLE(MICA_ALLTOALL_SHORT)) {
+    if (largest <= mica_tunables.alltoall_short) {
         mica_request_t **reqs = calloc(2 * (size_t)size, sizeof *reqs);
         if (!reqs)
             return mica_error(MPI_ERR_NO_MEM, "no memory for %d requests", 2 * size);

@@ -92,13 +92,13 @@ void mica_coll_bcast_scatter_ring(mica_sched_t *s, const mica_coll_args_t *a, mi
  * for every size unless MICA_BCAST_LONG says otherwise. */
 static long long_limit(void)
 {
-    long limit = mica_coll_tunable("MICA_BCAST_LONG", -1);
-    if (limit >= 0)
+    long limit = mica_tunables.bcast_long;
+    if (limit != MICA_TUNABLE_AUTO)
         return limit;
     static long cpus;
     if (!cpus)
         cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return mica_comm_world.size <= cpus ? MICA_BCAST_LONG : LONG_MAX;
+    return mica_comm_world.size <= cpus ? 256 * 1024 : LONG_MAX;
 }
 
 void mica_coll_build_bcast(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)

@@ -15,6 +15,7 @@
 #include "core/comm.h"
 #include "core/datatype.h"
 #include "core/op.h"
+#include "core/tunables.h"
 #include "pt2pt/pt2pt.h"
 
 enum mica_coll_tag {
@@ -37,14 +38,7 @@ static inline int mica_coll_group_tag(int tag)
     return MPI_ANY_TAG - 1 - (tag & 0x3fffffff);
 }
 
-/* Algorithm switch points (bytes of the whole message); the environment variable of the same
- * name overrides each (for measurements, and for tests that need every algorithm). */
-#define MICA_BCAST_LONG (256 * 1024)          /* scatter + ring allgather from here on */
-#define MICA_ALLREDUCE_LONG (16 * 1024)       /* reduce-scatter + allgather from here on */
-#define MICA_ALLTOALL_SHORT 1024              /* per block: post everything at once below */
-#define MICA_COLL_TUNABLE(name) mica_coll_tunable(#name, name)
-/* The value of environment variable `name` (read once), or `dflt` if it is not set. */
-long mica_coll_tunable(const char *name, long dflt);
+/* Algorithm switch points: mica_tunables (src/core/tunables.tsv), MICA_<NAME> overrides each. */
 
 /* --- the blocking collectives, with the lock held ------------------------------------------- */
 

@@ -1,27 +1,11 @@
 /* What the collective algorithms share: point-to-point on the collective context, temporary
- * buffers, tunables. */
+ * buffers. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll/coll.h"
 #include "core/errors.h"
 #include "core/request.h"
-
-/* A few switch points, read from the environment once (callers hold the big lock). */
-long mica_coll_tunable(const char *name, long dflt)
-{
-    static struct { const char *name; long value; } cache[8];
-    for (int i = 0; i < 8; i++) {
-        if (!cache[i].name) {
-            const char *v = getenv(name);
-            cache[i].name = name;
-            cache[i].value = v && *v ? strtol(v, NULL, 10) : dflt;
-        }
-        if (!strcmp(cache[i].name, name))
-            return cache[i].value;
-    }
-    return dflt;
-}
 
 int mica_coll_isend(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
                     mica_comm_t *comm, mica_request_t **req)

@@ -4,75 +4,76 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/api_tables.h"
 #include "core/errors.h"
 #include "core/state.h"
 
-static const struct { const char *name, *text; } classes[] = {
-    [MPI_SUCCESS] = {"MPI_SUCCESS", "no error"},
-    [MPI_ERR_BUFFER] = {"MPI_ERR_BUFFER", "invalid buffer pointer"},
-    [MPI_ERR_COUNT] = {"MPI_ERR_COUNT", "invalid count argument"},
-    [MPI_ERR_TYPE] = {"MPI_ERR_TYPE", "invalid datatype"},
-    [MPI_ERR_TAG] = {"MPI_ERR_TAG", "invalid tag"},
-    [MPI_ERR_COMM] = {"MPI_ERR_COMM", "invalid communicator"},
-    [MPI_ERR_RANK] = {"MPI_ERR_RANK", "invalid rank"},
-    [MPI_ERR_REQUEST] = {"MPI_ERR_REQUEST", "invalid request"},
-    [MPI_ERR_ROOT] = {"MPI_ERR_ROOT", "invalid root"},
-    [MPI_ERR_GROUP] = {"MPI_ERR_GROUP", "invalid group"},
-    [MPI_ERR_OP] = {"MPI_ERR_OP", "invalid reduction operation"},
-    [MPI_ERR_TOPOLOGY] = {"MPI_ERR_TOPOLOGY", "invalid topology"},
-    [MPI_ERR_DIMS] = {"MPI_ERR_DIMS", "invalid dimension argument"},
-    [MPI_ERR_ARG] = {"MPI_ERR_ARG", "invalid argument"},
-    [MPI_ERR_UNKNOWN] = {"MPI_ERR_UNKNOWN", "unknown error"},
-    [MPI_ERR_TRUNCATE] = {"MPI_ERR_TRUNCATE", "message truncated"},
-    [MPI_ERR_OTHER] = {"MPI_ERR_OTHER", "other error"},
-    [MPI_ERR_INTERN] = {"MPI_ERR_INTERN", "internal error"},
-    [MPI_ERR_PENDING] = {"MPI_ERR_PENDING", "pending request"},
-    [MPI_ERR_IN_STATUS] = {"MPI_ERR_IN_STATUS", "error code is in status"},
-    [MPI_ERR_ACCESS] = {"MPI_ERR_ACCESS", "permission denied"},
-    [MPI_ERR_AMODE] = {"MPI_ERR_AMODE", "invalid access mode"},
-    [MPI_ERR_ASSERT] = {"MPI_ERR_ASSERT", "invalid assertion"},
-    [MPI_ERR_BAD_FILE] = {"MPI_ERR_BAD_FILE", "invalid file name"},
-    [MPI_ERR_BASE] = {"MPI_ERR_BASE", "invalid base address"},
-    [MPI_ERR_CONVERSION] = {"MPI_ERR_CONVERSION", "data conversion failed"},
-    [MPI_ERR_DISP] = {"MPI_ERR_DISP", "invalid displacement"},
-    [MPI_ERR_DUP_DATAREP] = {"MPI_ERR_DUP_DATAREP", "data representation already registered"},
-    [MPI_ERR_FILE_EXISTS] = {"MPI_ERR_FILE_EXISTS", "file exists"},
-    [MPI_ERR_FILE_IN_USE] = {"MPI_ERR_FILE_IN_USE", "file in use"},
-    [MPI_ERR_FILE] = {"MPI_ERR_FILE", "invalid file handle"},
-    [MPI_ERR_INFO_KEY] = {"MPI_ERR_INFO_KEY", "invalid info key"},
-    [MPI_ERR_INFO_NOKEY] = {"MPI_ERR_INFO_NOKEY", "info key not found"},
-    [MPI_ERR_INFO_VALUE] = {"MPI_ERR_INFO_VALUE", "invalid info value"},
-    [MPI_ERR_INFO] = {"MPI_ERR_INFO", "invalid info object"},
-    [MPI_ERR_IO] = {"MPI_ERR_IO", "I/O error"},
-    [MPI_ERR_KEYVAL] = {"MPI_ERR_KEYVAL", "invalid key value"},
-    [MPI_ERR_LOCKTYPE] = {"MPI_ERR_LOCKTYPE", "invalid lock type"},
-    [MPI_ERR_NAME] = {"MPI_ERR_NAME", "service name not found"},
-    [MPI_ERR_NO_MEM] = {"MPI_ERR_NO_MEM", "out of memory"},
-    [MPI_ERR_NOT_SAME] = {"MPI_ERR_NOT_SAME", "arguments differ between processes"},
-    [MPI_ERR_NO_SPACE] = {"MPI_ERR_NO_SPACE", "no space left"},
-    [MPI_ERR_NO_SUCH_FILE] = {"MPI_ERR_NO_SUCH_FILE", "no such file"},
-    [MPI_ERR_PORT] = {"MPI_ERR_PORT", "invalid port name"},
-    [MPI_ERR_QUOTA] = {"MPI_ERR_QUOTA", "quota exceeded"},
-    [MPI_ERR_READ_ONLY] = {"MPI_ERR_READ_ONLY", "read-only file or file system"},
-    [MPI_ERR_RMA_ATTACH] = {"MPI_ERR_RMA_ATTACH", "memory cannot be attached"},
-    [MPI_ERR_RMA_CONFLICT] = {"MPI_ERR_RMA_CONFLICT", "conflicting accesses to a window"},
-    [MPI_ERR_RMA_RANGE] = {"MPI_ERR_RMA_RANGE", "access outside the window"},
-    [MPI_ERR_RMA_SHARED] = {"MPI_ERR_RMA_SHARED", "memory cannot be shared"},
-    [MPI_ERR_RMA_SYNC] = {"MPI_ERR_RMA_SYNC", "wrong synchronization of RMA calls"},
-    [MPI_ERR_SERVICE] = {"MPI_ERR_SERVICE", "invalid service name"},
-    [MPI_ERR_SIZE] = {"MPI_ERR_SIZE", "invalid size"},
-    [MPI_ERR_SPAWN] = {"MPI_ERR_SPAWN", "could not spawn processes"},
-    [MPI_ERR_UNSUPPORTED_DATAREP] = {"MPI_ERR_UNSUPPORTED_DATAREP", "unsupported data representation"},
-    [MPI_ERR_UNSUPPORTED_OPERATION] = {"MPI_ERR_UNSUPPORTED_OPERATION", "unsupported operation"},
-    [MPI_ERR_WIN] = {"MPI_ERR_WIN", "invalid window"},
-    [MPI_ERR_RMA_FLAVOR] = {"MPI_ERR_RMA_FLAVOR", "wrong window flavor"},
-    [MPI_ERR_PROC_ABORTED] = {"MPI_ERR_PROC_ABORTED", "a process aborted"},
-    [MPI_ERR_VALUE_TOO_LARGE] = {"MPI_ERR_VALUE_TOO_LARGE", "value too large for the output argument"},
-    [MPI_ERR_SESSION] = {"MPI_ERR_SESSION", "invalid session"},
-    [MPI_ERR_ERRHANDLER] = {"MPI_ERR_ERRHANDLER", "invalid error handler"},
-    [MPI_ERR_ABI] = {"MPI_ERR_ABI", "ABI mismatch"},
+/* What each error class says; the names are generated from api/constants.tsv (api_tables.h). */
+static const char *const class_text[MICA_ERROR_CLASSES] = {
+    [MPI_SUCCESS] = "no error",
+    [MPI_ERR_BUFFER] = "invalid buffer pointer",
+    [MPI_ERR_COUNT] = "invalid count argument",
+    [MPI_ERR_TYPE] = "invalid datatype",
+    [MPI_ERR_TAG] = "invalid tag",
+    [MPI_ERR_COMM] = "invalid communicator",
+    [MPI_ERR_RANK] = "invalid rank",
+    [MPI_ERR_REQUEST] = "invalid request",
+    [MPI_ERR_ROOT] = "invalid root",
+    [MPI_ERR_GROUP] = "invalid group",
+    [MPI_ERR_OP] = "invalid reduction operation",
+    [MPI_ERR_TOPOLOGY] = "invalid topology",
+    [MPI_ERR_DIMS] = "invalid dimension argument",
+    [MPI_ERR_ARG] = "invalid argument",
+    [MPI_ERR_UNKNOWN] = "unknown error",
+    [MPI_ERR_TRUNCATE] = "message truncated",
+    [MPI_ERR_OTHER] = "other error",
+    [MPI_ERR_INTERN] = "internal error",
+    [MPI_ERR_PENDING] = "pending request",
+    [MPI_ERR_IN_STATUS] = "error code is in status",
+    [MPI_ERR_ACCESS] = "permission denied",
+    [MPI_ERR_AMODE] = "invalid access mode",
+    [MPI_ERR_ASSERT] = "invalid assertion",
+    [MPI_ERR_BAD_FILE] = "invalid file name",
+    [MPI_ERR_BASE] = "invalid base address",
+    [MPI_ERR_CONVERSION] = "data conversion failed",
+    [MPI_ERR_DISP] = "invalid displacement",
+    [MPI_ERR_DUP_DATAREP] = "data representation already registered",
+    [MPI_ERR_FILE_EXISTS] = "file exists",
+    [MPI_ERR_FILE_IN_USE] = "file in use",
+    [MPI_ERR_FILE] = "invalid file handle",
+    [MPI_ERR_INFO_KEY] = "invalid info key",
+    [MPI_ERR_INFO_NOKEY] = "info key not found",
+    [MPI_ERR_INFO_VALUE] = "invalid info value",
+    [MPI_ERR_INFO] = "invalid info object",
+    [MPI_ERR_IO] = "I/O error",
+    [MPI_ERR_KEYVAL] = "invalid key value",
+    [MPI_ERR_LOCKTYPE] = "invalid lock type",
+    [MPI_ERR_NAME] = "service name not found",
+    [MPI_ERR_NO_MEM] = "out of memory",
+    [MPI_ERR_NOT_SAME] = "arguments differ between processes",
+    [MPI_ERR_NO_SPACE] = "no space left",
+    [MPI_ERR_NO_SUCH_FILE] = "no such file",
+    [MPI_ERR_PORT] = "invalid port name",
+    [MPI_ERR_QUOTA] = "quota exceeded",
+    [MPI_ERR_READ_ONLY] = "read-only file or file system",
+    [MPI_ERR_RMA_ATTACH] = "memory cannot be attached",
+    [MPI_ERR_RMA_CONFLICT] = "conflicting accesses to a window",
+    [MPI_ERR_RMA_RANGE] = "access outside the window",
+    [MPI_ERR_RMA_SHARED] = "memory cannot be shared",
+    [MPI_ERR_RMA_SYNC] = "wrong synchronization of RMA calls",
+    [MPI_ERR_SERVICE] = "invalid service name",
+    [MPI_ERR_SIZE] = "invalid size",
+    [MPI_ERR_SPAWN] = "could not spawn processes",
+    [MPI_ERR_UNSUPPORTED_DATAREP] = "unsupported data representation",
+    [MPI_ERR_UNSUPPORTED_OPERATION] = "unsupported operation",
+    [MPI_ERR_WIN] = "invalid window",
+    [MPI_ERR_RMA_FLAVOR] = "wrong window flavor",
+    [MPI_ERR_PROC_ABORTED] = "a process aborted",
+    [MPI_ERR_VALUE_TOO_LARGE] = "value too large for the output argument",
+    [MPI_ERR_SESSION] = "invalid session",
+    [MPI_ERR_ERRHANDLER] = "invalid error handler",
+    [MPI_ERR_ABI] = "ABI mismatch",
 };
-#define NCLASSES ((int)(sizeof classes / sizeof classes[0]))
 
 /* The ring of messages. A slot is reused after every other slot was: codes are meant to be
  * looked at soon after they are returned, as every MPI implementation's dynamic codes are. */
@@ -99,29 +100,17 @@ int mica_error(int cls, const char *fmt, ...)
 
 int mica_bad_handle(unsigned kind, const void *handle, const char *arg)
 {
-    static const struct { int cls; const char *what, *null; } k[MICA_KINDS] = {
-        [MICA_COMM] = {MPI_ERR_COMM, "communicator", "MPI_COMM_NULL"},
-        [MICA_TYPE] = {MPI_ERR_TYPE, "datatype", "MPI_DATATYPE_NULL"},
-        [MICA_ERRHANDLER] = {MPI_ERR_ERRHANDLER, "error handler", "MPI_ERRHANDLER_NULL"},
-        [MICA_FILE] = {MPI_ERR_FILE, "file", "MPI_FILE_NULL"},
-        [MICA_GROUP] = {MPI_ERR_GROUP, "group", "MPI_GROUP_NULL"},
-        [MICA_INFO] = {MPI_ERR_INFO, "info object", "MPI_INFO_NULL"},
-        [MICA_MESSAGE] = {MPI_ERR_REQUEST, "message", "MPI_MESSAGE_NULL"},
-        [MICA_OP] = {MPI_ERR_OP, "operation", "MPI_OP_NULL"},
-        [MICA_REQUEST] = {MPI_ERR_REQUEST, "request", "MPI_REQUEST_NULL"},
-        [MICA_SESSION] = {MPI_ERR_SESSION, "session", "MPI_SESSION_NULL"},
-        [MICA_WIN] = {MPI_ERR_WIN, "window", "MPI_WIN_NULL"},
-    };
+    const struct mica_kind_facts *k = &mica_kind_facts[kind];
     if (handle == mica_null_handle[kind])
-        return mica_error(k[kind].cls, "%s is %s", arg, k[kind].null);
-    return mica_error(k[kind].cls, "%s=%p is not a valid %s handle", arg, handle, k[kind].what);
+        return mica_error(k->error_class, "%s is %s", arg, k->null_name);
+    return mica_error(k->error_class, "%s=%p is not a valid %s handle", arg, handle, k->what);
 }
 
-int mica_error_inactive(void)
+int mica_error_inactive(const char *fn)
 {
-    return mica_error(MPI_ERR_OTHER, "%s", mica_phase == MICA_BEFORE
-                      ? "MPI is not initialized: call MPI_Init first"
-                      : "MPI is finalized: no MPI call is allowed after MPI_Finalize");
+    return mica_error(MPI_ERR_OTHER, mica_phase == MICA_BEFORE
+                      ? "%s called before MPI_Init (and outside any MPI session)"
+                      : "%s called after MPI_Finalize (and outside any MPI session)", fn);
 }
 
 int mica_error_class_of(int code)
@@ -129,7 +118,7 @@ int mica_error_class_of(int code)
     if (code > MPI_ERR_LASTCODE)
         return mica_user_error_class(code);
     int cls = code & ((1 << MICA_CLASS_BITS) - 1);
-    if (code < 0 || code > MPI_ERR_LASTCODE || cls >= NCLASSES)
+    if (code < 0 || code > MPI_ERR_LASTCODE || cls >= MICA_ERROR_CLASSES)
         return -1;
     if (code >> MICA_CLASS_BITS && !ring[code >> MICA_CLASS_BITS].msg[0])
         return -1;
@@ -150,9 +139,9 @@ void mica_error_text(int code, char *buf, size_t len)
     const struct slot *s = &ring[code >> MICA_CLASS_BITS];
     if (code >> MICA_CLASS_BITS)
         snprintf(buf, len, "%s%s%s (%s: %s)", s->fn, s->fn[0] ? ": " : "", s->msg,
-                 classes[cls].name, classes[cls].text);
+                 mica_error_class_names[cls], class_text[cls]);
     else
-        snprintf(buf, len, "%s: %s", classes[cls].name, classes[cls].text);
+        snprintf(buf, len, "%s: %s", mica_error_class_names[cls], class_text[cls]);
 }
 
 /* The function that raised a code is part of its message; the first raise names it. */

@@ -15,7 +15,7 @@ int mica_error(int cls, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* A handle that is null or not of its kind: the class of that kind, naming argument `arg`. */
 int mica_bad_handle(unsigned kind, const void *handle, const char *arg);
 /* Called outside MPI_Init..MPI_Finalize. */
-int mica_error_inactive(void);
+int mica_error_inactive(const char *fn);
 
 int mica_error_class_of(int code);  /* -1 if `code` is not a valid error code */
 /* User classes and codes (above MPI_ERR_LASTCODE): the class, or -1; the string, or "". */

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "core/progress.h"
+#include "core/tunables.h"
 
 int mica_locking;
 pthread_mutex_t mica_big_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -60,10 +61,10 @@ void mica_progress_idle(unsigned idle)
         return;
     }
     mica_unlock();
-    if (idle - mica_spin_polls < 100000) {
+    if (idle - mica_spin_polls < (unsigned)mica_tunables.yield_polls) {
         sched_yield();
     } else {                          /* a long wait: stop burning a core */
-        struct timespec ts = {0, 50000};
+        struct timespec ts = {0, mica_tunables.idle_sleep_ns};
         nanosleep(&ts, NULL);
     }
     mica_lock();

@@ -11,6 +11,7 @@
 #include "core/comm.h"
 #include "core/errors.h"
 #include "core/progress.h"
+#include "core/tunables.h"
 #include "mpi/intercomm.h"
 #include "mpi/orchestrators.h"
 #include "pt2pt/engine.h"
@@ -49,6 +50,7 @@ int mica_runtime_start(void)
     int rc = 0;
     if (runtime_refs++ == 0) {
         mica_boot_t boot;
+        mica_tunables_read();
         rc = mica_boot_init(&boot) || mica_transport_init(&boot) ||
              mica_pt2pt_init(boot.rank, boot.size);
         if (rc) {
@@ -57,8 +59,8 @@ int mica_runtime_start(void)
             if (!runtime_booted)
                 atexit(boot_goodbye);
             runtime_booted = 1;
-            if (boot.size > sysconf(_SC_NPROCESSORS_ONLN))
-                mica_spin_polls = 0;
+            mica_spin_polls = mica_tunables.spin_polls != MICA_TUNABLE_AUTO ? mica_tunables.spin_polls
+                              : boot.size > sysconf(_SC_NPROCESSORS_ONLN) ? 0 : 1 << 16;
             mica_comm_world.rank = boot.rank;
             mica_comm_world.size = mica_comm_world.remote_size = boot.size;
             self_world[0] = boot.rank;
@@ -128,7 +130,7 @@ int mica_init(int *argc, char ***argv)
 int mica_finalize(void)
 {
     if (mica_phase != MICA_ACTIVE)
-        return mica_raise(NULL, mica_error_inactive(), "MPI_Finalize");
+        return mica_raise(NULL, mica_error_inactive("MPI_Finalize"), "MPI_Finalize");
     /* First of all, MPI_COMM_SELF's attributes are deleted, the last set first: tools hook
      * their own finalization on it. A delete callback's error fails MPI_Finalize here, with MPI
      * still usable (as in MPICH). */

@@ -6,6 +6,7 @@
 
 #include "core/errors.h"
 #include "core/request.h"
+#include "core/tunables.h"
 #include "pt2pt/engine.h"
 #include "pt2pt/proto.h"
 #include "transport/transport.h"
@@ -45,12 +46,6 @@ static struct {
     size_t eager_limit, chunk;
 } pt;
 
-static size_t env_size(const char *name, size_t dflt)
-{
-    const char *v = getenv(name);
-    return v && *v ? strtoull(v, NULL, 10) : dflt;
-}
-
 int mica_pt2pt_init(int rank, int size)
 {
     pt.rank = rank;
@@ -59,8 +54,8 @@ int mica_pt2pt_init(int rank, int size)
     pt.unexp_tail = &pt.unexp_head;
     if (!pt.peers)
         return -1;
-    pt.eager_limit = env_size("MICA_EAGER_LIMIT", 16384);
-    pt.chunk = env_size("MICA_CHUNK", 32768);
+    pt.eager_limit = mica_tunables.eager_limit;
+    pt.chunk = mica_tunables.chunk;
     for (int w = 0; w < size; w++) {  /* one eager limit and chunk: the smallest packet wins */
         pt.peers[w].tp = mica_transport_of(w);
         size_t max = pt.peers[w].tp->payload_limit();

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/tunables.h"
 #include "runtime/boot.h"
 #include "transport/shm.h"
 
@@ -43,11 +44,10 @@ static void segment_name(char *buf, size_t len, const char *jobid, int rank)
 
 static size_t ring_size(int nranks)
 {
-    const char *env = getenv("MICA_SHM_RING_KB");
-    size_t kb = env ? strtoul(env, NULL, 10) : nranks <= 8 ? 256 : nranks <= 32 ? 128 : 64;
-    if (kb < 16)
-        kb = 16;
-    return kb * 1024;
+    int kb = mica_tunables.shm_ring_kb;
+    if (kb == MICA_TUNABLE_AUTO)
+        kb = nranks <= 8 ? 256 : nranks <= 32 ? 128 : 64;
+    return (size_t)kb * 1024;
 }
 
 static int shm_init(const mica_boot_t *boot)

@@ -28,6 +28,6 @@ expect bad-handle 5 "MPI_Comm_size" "0x7777" "MPI_ERR_COMM"
 expect null-output 13 "MPI_Comm_rank" "rank is NULL" "MPI_ERR_ARG"
 expect errors-abort 13 "MPI_Comm_rank" "MPI_ERR_ARG"
 expect abort 7 "rank 0" "MPI_Abort" "error code 7"
-expect after-finalize nonzero "MPI_Comm_rank" "finalized"
-expect before-init nonzero "MPI_Comm_rank" "not initialized"
+expect after-finalize nonzero "MPI_Comm_rank called after MPI_Finalize"
+expect before-init nonzero "MPI_Comm_rank called before MPI_Init"
 exit $failed
