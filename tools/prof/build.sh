@@ -1,6 +1,8 @@
 #!/bin/sh
 # Build mica-prof for one MPI library:
-#   tools/prof/build.sh MPICC OUTDIR
+#   tools/prof/build.sh MPICC OUTDIR             (in the source tree)
+#   PREFIX/share/mica/prof/build.sh MPICC OUTDIR (installed: `make` copies the generator, the
+#                                                 tool's sources and the API table there)
 # MPICC is that MPI's C compiler wrapper (mpicc.mpich, mpicc.openmpi, install/bin/mpicc; it may
 # carry options: "cc -I/opt/mpi/include"). Produces OUTDIR/libmicaprof.so and OUTDIR/libmicaprof.a.
 # The wrappers are generated from the functions that MPI's mpi.h declares. Nothing is done when
@@ -11,7 +13,8 @@ if [ $# -ne 2 ]; then
     exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+# the API table and its reader: api/ and gen/ two levels up in the source tree, one installed
+if [ -f "$here/../api/functions.tsv" ]; then root=$(cd "$here/.." && pwd); else root=$(cd "$here/../.." && pwd); fi
 mpicc=$1
 out=$2
 mkdir -p "$out"

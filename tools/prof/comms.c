@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #endif
 #include "comms.h"
+#include "mp_gen.h"              /* MP_HAVE_: the functions this MPI has */
 #include "map.h"
 #include "state.h"
 

@@ -46,11 +46,18 @@ $(PROF_B)/libmicaprof.a: $(PROF_OBJ)
 	@echo "AR $@"
 	@ar rcs $@ $(PROF_OBJ)
 
+# What builds the tool for another MPI without the source checkout: the generator, the tool's
+# sources and the API table, in the source tree's relative places (build.sh finds them there).
+PROF_SHARE := $(PREFIX)/share/mica
 prof-install: $(PROF_B)/libmicaprof.so $(PROF_B)/libmicaprof.a tools/prof/mica-prof.in
-	@mkdir -p $(PREFIX)/bin $(PREFIX)/lib
-	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SRCDIR@|$(CURDIR)|g' tools/prof/mica-prof.in \
-	    > $(PREFIX)/bin/mica-prof && chmod 755 $(PREFIX)/bin/mica-prof
+	@mkdir -p $(PREFIX)/bin $(PREFIX)/lib $(PROF_SHARE)/prof $(PROF_SHARE)/api $(PROF_SHARE)/gen
+	@rm -f $(PROF_SHARE)/prof/*.c $(PROF_SHARE)/prof/*.h
+	@install -m 755 tools/prof/mica-prof.in $(PREFIX)/bin/mica-prof
 	@install -m 644 $(PROF_B)/libmicaprof.so $(PROF_B)/libmicaprof.a $(PREFIX)/lib/
+	@install -p -m 644 tools/prof/*.c tools/prof/*.h tools/prof/gen_wrappers.py $(PROF_SHARE)/prof/
+	@install -p -m 755 tools/prof/build.sh $(PROF_SHARE)/prof/
+	@install -p -m 644 api/functions.tsv $(PROF_SHARE)/api/
+	@install -p -m 644 gen/api.py $(PROF_SHARE)/gen/
 
 install: prof-install
 
