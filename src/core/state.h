@@ -14,7 +14,7 @@ extern mica_errhandler_t *mica_initial_errhandler;
 
 /* The runtime runs while the world model (MPI_Init) or a session needs it; MPI calls other
  * than the few allowed at any time need it running. */
-extern int mica_runtime_up;
+extern int mica_runtime_up __attribute__((visibility("hidden")));  /* one load, no GOT */
 static inline int mica_active(void) { return mica_runtime_up; }
 /* Start the runtime if nothing uses it yet, or count one more user; stop it when the last
  * user finalizes (collective over the job then). 0 on success, -1 (message printed). */
