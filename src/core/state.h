@@ -14,7 +14,7 @@ extern mica_errhandler_t *mica_initial_errhandler;
 
 /* The runtime runs while the world model (MPI_Init) or a session needs it; MPI calls other
  * than the few allowed at any time need it running. */
-extern int mica_runtime_up;
+extern int mica_runtime_up __attribute__((visibility("hidden")));  /* one load, no GOT */
 static inline int mica_active(void) { return mica_runtime_up; }
 /* End the whole job now: `msg` to stderr, exit status from `code` (never 0). */
 _Noreturn void mica_abort_job(int code, const char *msg);
