@@ -89,19 +89,6 @@ int mica_comm_dup_hidden(mica_comm_t *comm, MPI_Comm *newcomm)
     return mica_comm_make(comm, ctx, comm->size, comm->rank, world, newcomm);
 }
 
-/* The members of one color, in (key, parent rank) order. */
-typedef struct {
-    int key, rank;
-} member_t;
-
-static int by_key(const void *a, const void *b)
-{
-    const member_t *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
 int mica_comm_split_intra(mica_comm_t *comm, int color, int key, MPI_Comm *newcomm)
 {
     int extra[2] = {color, key}, *all, size = comm->size;
@@ -114,7 +101,7 @@ int mica_comm_split_intra(mica_comm_t *comm, int color, int key, MPI_Comm *newco
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    member_t *m = malloc((size_t)size * sizeof *m);
+    mica_comm_member_t *m = malloc((size_t)size * sizeof *m);
     int n = 0, rank = -1;
     if (!m) {
         free(all);
@@ -123,9 +110,9 @@ int mica_comm_split_intra(mica_comm_t *comm, int color, int key, MPI_Comm *newco
     }
     for (int i = 0; i < size; i++)
         if (all[3 * i + 1] == color)
-            m[n++] = (member_t){all[3 * i + 2], i};
+            m[n++] = (mica_comm_member_t){all[3 * i + 2], i};
     free(all);
-    qsort(m, (size_t)n, sizeof *m, by_key);
+    qsort(m, (size_t)n, sizeof *m, mica_comm_member_order);
     int *world = malloc((size_t)n * sizeof *world);
     if (!world) {
         free(m);

@@ -237,3 +237,11 @@ int mica_comm_get_name(mica_comm_t *comm, char *comm_name, int *resultlen)
     *resultlen = (int)n;
     return MPI_SUCCESS;
 }
+
+int mica_comm_member_order(const void *a, const void *b)
+{
+    const mica_comm_member_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}

@@ -86,4 +86,11 @@ static inline int mica_comm_is_leaf(const mica_comm_t *comm, int root)
     return !comm->inter || root >= 0;
 }
 
+/* A member of a split (MPI_Comm_split, MPI_Intercomm_merge): its key and its rank in the
+ * parent; qsort with mica_comm_member_order puts them in (key, rank) order. */
+typedef struct mica_comm_member {
+    int key, rank;
+} mica_comm_member_t;
+int mica_comm_member_order(const void *a, const void *b);
+
 #endif

@@ -388,25 +388,12 @@ int mica_intercomm_dup(mica_comm_t *comm, MPI_Comm *newcomm)
                       copy_ints(comm->remote_world, comm->remote_size), newcomm);
 }
 
-/* The members of one color, in (key, rank) order. */
-typedef struct {
-    int key, rank;
-} member_t;
-
-static int by_key(const void *a, const void *b)
-{
-    const member_t *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
 /* The world ranks of the members of `color` in a (color, key) table of n processes whose world
  * ranks are world[]; *rank: where world rank `me` lands (if it is there). */
 static int *pick(const int *table, int n, int color, const int *world, int me, int *count,
                  int *rank)
 {
-    member_t *m = malloc((n > 0 ? (size_t)n : 1) * sizeof *m);
+    mica_comm_member_t *m = malloc((n > 0 ? (size_t)n : 1) * sizeof *m);
     int *out = malloc((n > 0 ? (size_t)n : 1) * sizeof *out), k = 0;
     if (!m || !out) {
         free(m);
@@ -415,8 +402,8 @@ static int *pick(const int *table, int n, int color, const int *world, int me, i
     }
     for (int i = 0; i < n; i++)
         if (table[2 * i] == color)
-            m[k++] = (member_t){table[2 * i + 1], i};
-    qsort(m, (size_t)k, sizeof *m, by_key);
+            m[k++] = (mica_comm_member_t){table[2 * i + 1], i};
+    qsort(m, (size_t)k, sizeof *m, mica_comm_member_order);
     for (int i = 0; i < k; i++) {
         out[i] = world[m[i].rank];
         if (out[i] == me)
