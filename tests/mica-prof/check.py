@@ -2,6 +2,7 @@
 """Assertions on mica-prof reports, for the tests in this directory.
 
   check.py counts REPORT NP          the exact calls, bytes, matrix and histograms of counts.c
+  check.py colls REPORT NP           colls.c: bytes of the other collectives, Sendrecv, one-sided
   check.py pcontrol REPORT NP        pcontrol.c: what MPI_Pcontrol levels 0/1/2 leave
   check.py matrix REPORT NP          matrix.c: world ranks through a reordered communicator
   check.py fortran REPORT NP         fortran.f90: each Fortran call counted once, sites in .f90
@@ -285,6 +286,37 @@ def trace(path, rep_path):
     names = {e['pid'] for e in t['traceEvents'] if e.get('ph') == 'M'}
     if names != set(range(rep['ranks'])):
         fail('process names for %s' % names)
+
+
+def colls(rep, np):
+    basic(rep, np)
+    fn = funcs(rep)
+    n = np
+    t = n * (n + 1) // 2                  # counts i + 1 over the ranks
+    expect(fn, 'MPI_Scatter', n, 8 * n, 8 * n)
+    expect(fn, 'MPI_Gatherv', n, 4 * t, 4 * t)
+    expect(fn, 'MPI_Scatterv', n, 8 * t, 8 * t)
+    expect(fn, 'MPI_Allgather', n, 12 * n, 12 * n * n)
+    expect(fn, 'MPI_Alltoallv', n, 4 * n * n, 4 * n * n)
+    expect(fn, 'MPI_Alltoallw', n, 4 * n * n, 4 * n * n)
+    expect(fn, 'MPI_Reduce_scatter', n, 4 * t * n, 4 * t)
+    expect(fn, 'MPI_Reduce_scatter_block', n, 16 * n * n, 16 * n)
+    expect(fn, 'MPI_Scan', n, 20 * n, 20 * n)
+    expect(fn, 'MPI_Exscan', n, 20 * n, 20 * n)
+    expect(fn, 'MPI_Ibcast', n, 32, 32 * (n - 1))
+    expect(fn, 'MPI_Iallreduce', n, 24 * n, 24 * n)
+    expect(fn, 'MPI_Neighbor_allgather', n, 8 * n, 8 * n)
+    expect(fn, 'MPI_Neighbor_alltoallv', n, 16 * n, 16 * n)
+    expect(fn, 'MPI_Sendrecv', n, 4 * n, 4 * n)
+    if 'MPI_Put' in fn:                   # (Open MPI may make no window)
+        expect(fn, 'MPI_Put', 2 * n, 12 * n, 0)
+        expect(fn, 'MPI_Get', n, 0, 8 * n)
+        expect(fn, 'MPI_Compare_and_swap', n, 8 * n, 4 * n)
+    if 'MPI_Bcast_init' in fn:
+        expect(fn, 'MPI_Bcast_init', n, 0, 0)
+        expect(fn, 'MPI_Start', 2 * n, 2 * 8, 2 * 8 * (n - 1))
+    if 'MPI_Put' in fn and hist_count(rep, 'rma') != 4 * n:
+        fail('one-sided histogram has %d operations, expected %d' % (hist_count(rep, 'rma'), 4 * n))
 
 
 def simple(rep, np):

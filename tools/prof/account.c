@@ -186,232 +186,105 @@ void mp_b_recv(mp_thread *t, MPI_Count count, MPI_Datatype type, int src)
         t->cur_recv += b;
 }
 
-void mp_b_bcast(mp_thread *t, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    int r = role(ci, root);
-    uint64_t b = r < 0 ? 0 : mp_bytes(t, count, type);
-    note(t, MP_CAT_COLL, r == 1 ? b : 0, r == 0 ? b : 0);
-}
-
-/* A rooted collective (gather, scatter): the root moves `all` bytes one way, and a process's
- * own block `own` moves the other way (`gathers`: the root receives `all`). */
-static void rooted(mp_thread *t, int r, uint64_t all, uint64_t own, int gathers)
-{
-    uint64_t mine = r == 1 ? all : 0; /* the direction of `all` */
-    note(t, MP_CAT_COLL, gathers ? own : mine, gathers ? mine : own);
-}
-
-/* Does this process's own block move? Not at the root of an intercommunicator, nor with
- * MPI_IN_PLACE at the root (whose own type is then not to be looked at), nor at MPI_PROC_NULL. */
+/* A process's own block moves unless it is the root of an intercommunicator, or the root with
+ * MPI_IN_PLACE (whose own type is then not to be looked at), or MPI_PROC_NULL. */
 static int own_moves(const mp_cinfo *ci, int r, const void *buf)
 {
     return r == 0 || (r == 1 && !ci->inter && buf != MPI_IN_PLACE);
 }
 
-void mp_b_gather(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, MPI_Count rc,
-                 MPI_Datatype rt, int root, MPI_Comm comm)
+/* All of one side: one block (OWN), one block per peer (EACH), counts per peer (V), counts
+ * and datatypes per peer (W), over n peers. */
+static uint64_t side_all(mp_thread *t, unsigned rule, int shape, const mp_side *x, int n)
 {
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    int r = role(ci, root);
-    uint64_t all = r == 1 ? (uint64_t)ci->np * mp_bytes(t, rc, rt) : 0;
-    rooted(t, r, all, own_moves(ci, r, sbuf) ? mp_bytes(t, sc, st) : 0, 1);
-}
-
-void mp_b_gatherv(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, const void *rcs,
-                  int w, MPI_Datatype rt, int root, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    int r = role(ci, root);
-    uint64_t n = r == 1 ? csum(rcs, w, ci->np) : 0;
-    rooted(t, r, n ? n * mp_tsize(t, rt) : 0, own_moves(ci, r, sbuf) ? mp_bytes(t, sc, st) : 0, 1);
-}
-
-void mp_b_scatter(mp_thread *t, MPI_Count sc, MPI_Datatype st, const void *rbuf, MPI_Count rc,
-                  MPI_Datatype rt, int root, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    int r = role(ci, root);
-    uint64_t all = r == 1 ? (uint64_t)ci->np * mp_bytes(t, sc, st) : 0;
-    rooted(t, r, all, own_moves(ci, r, rbuf) ? mp_bytes(t, rc, rt) : 0, 0);
-}
-
-void mp_b_scatterv(mp_thread *t, const void *scs, int w, MPI_Datatype st, const void *rbuf,
-                   MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    int r = role(ci, root);
-    uint64_t n = r == 1 ? csum(scs, w, ci->np) : 0;
-    rooted(t, r, n ? n * mp_tsize(t, st) : 0, own_moves(ci, r, rbuf) ? mp_bytes(t, rc, rt) : 0, 0);
-}
-
-void mp_b_allgather(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, MPI_Count rc,
-                    MPI_Datatype rt, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    uint64_t rb = mp_bytes(t, rc, rt);
-    uint64_t s = sbuf == MPI_IN_PLACE ? rb : mp_bytes(t, sc, st);
-    note(t, MP_CAT_COLL, s, (uint64_t)ci->np * rb);
-}
-
-void mp_b_allgatherv(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st,
-                     const void *rcs, int w, MPI_Datatype rt, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL || rcs == NULL)
-        return;
-    uint64_t ts = mp_tsize(t, rt);
-    uint64_t s = sbuf == MPI_IN_PLACE ? (ci->rank < ci->np ? cat_(rcs, w, ci->rank) * ts : 0)
-                                      : mp_bytes(t, sc, st);
-    note(t, MP_CAT_COLL, s, csum(rcs, w, ci->np) * ts);
-}
-
-void mp_b_alltoall(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, MPI_Count rc,
-                   MPI_Datatype rt, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    uint64_t rb = (uint64_t)ci->np * mp_bytes(t, rc, rt);
-    uint64_t s = sbuf == MPI_IN_PLACE ? rb : (uint64_t)ci->np * mp_bytes(t, sc, st);
-    note(t, MP_CAT_COLL, s, rb);
-}
-
-void mp_b_alltoallv(mp_thread *t, const void *sbuf, const void *scs, MPI_Datatype st,
-                    const void *rcs, MPI_Datatype rt, int w, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    uint64_t nr = csum(rcs, w, ci->np), rb = nr ? nr * mp_tsize(t, rt) : 0;
-    uint64_t s = rb;
-    if (sbuf != MPI_IN_PLACE) {
-        uint64_t ns = csum(scs, w, ci->np);
-        s = ns ? ns * mp_tsize(t, st) : 0;
+    int w = !!(rule & MP_COLL_WIDE), ft = !!(rule & MP_COLL_FTYPES);
+    switch (shape) {
+    case MP_SHAPE_OWN:
+        return mp_bytes(t, x->count, x->type);
+    case MP_SHAPE_EACH:
+        return (uint64_t)n * mp_bytes(t, x->count, x->type);
+    case MP_SHAPE_V: {
+        uint64_t c = csum(x->counts, w, n);
+        return c ? c * mp_tsize(t, x->type) : 0;
     }
-    note(t, MP_CAT_COLL, s, rb);
+    case MP_SHAPE_W:
+        return wsum(t, x->counts, x->types, w, ft, n);
+    default:
+        return 0;
+    }
 }
 
-void mp_b_alltoallw(mp_thread *t, const void *sbuf, const void *scs, const void *sts,
-                    const void *rcs, const void *rts, int w, int ft, MPI_Comm comm)
+/* The block of peer i of one side (of n peers). */
+static uint64_t side_part(mp_thread *t, unsigned rule, int shape, const mp_side *x, int i, int n)
 {
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    uint64_t rb = wsum(t, rcs, rts, w, ft, ci->np);
-    uint64_t s = sbuf == MPI_IN_PLACE ? rb : wsum(t, scs, sts, w, ft, ci->np);
-    note(t, MP_CAT_COLL, s, rb);
+    int w = !!(rule & MP_COLL_WIDE);
+    if (shape == MP_SHAPE_OWN || shape == MP_SHAPE_EACH)
+        return mp_bytes(t, x->count, x->type);
+    if (shape == MP_SHAPE_V && x->counts && i < n)
+        return cat_(x->counts, w, i) * mp_tsize(t, x->type);
+    return 0;
 }
 
-void mp_b_reduce(mp_thread *t, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm)
+void mp_b_coll(mp_thread *t, unsigned rule, const mp_side *s, const mp_side *r, int root,
+               MPI_Comm comm)
 {
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    int r = role(ci, root);
-    uint64_t b = r < 0 ? 0 : mp_bytes(t, count, type);
-    if (ci->inter)
-        note(t, MP_CAT_COLL, r == 0 ? b : 0, r == 1 ? b : 0);
-    else
-        note(t, MP_CAT_COLL, b, r == 1 ? b : 0);
-}
-
-void mp_b_allreduce(mp_thread *t, MPI_Count count, MPI_Datatype type, MPI_Comm comm)
-{
-    (void)comm;
-    uint64_t b = mp_bytes(t, count, type);
-    note(t, MP_CAT_COLL, b, b);
-}
-
-void mp_b_reduce_scatter(mp_thread *t, const void *rcs, int w, MPI_Datatype type, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL || rcs == NULL)
-        return;
-    uint64_t ts = mp_tsize(t, type);
-    uint64_t mine = ci->rank < ci->size ? cat_(rcs, w, ci->rank) : 0;
-    note(t, MP_CAT_COLL, csum(rcs, w, ci->size) * ts, mine * ts);
-}
-
-void mp_b_reduce_scatter_block(mp_thread *t, MPI_Count rc, MPI_Datatype type, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    uint64_t b = mp_bytes(t, rc, type);
-    note(t, MP_CAT_COLL, (uint64_t)ci->size * b, b);
-}
-
-void mp_b_barrier(mp_thread *t)
-{
-    note(t, MP_CAT_COLL, 0, 0);
-}
-
-void mp_b_nbr(mp_thread *t, MPI_Count sc, MPI_Datatype st, MPI_Count rc, MPI_Datatype rt,
-              MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    note(t, MP_CAT_COLL, (uint64_t)ci->outdeg * mp_bytes(t, sc, st),
-         (uint64_t)ci->indeg * mp_bytes(t, rc, rt));
-}
-
-void mp_b_nbr_allgatherv(mp_thread *t, MPI_Count sc, MPI_Datatype st, const void *rcs, int w,
-                         MPI_Datatype rt, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    uint64_t n = csum(rcs, w, ci->indeg);
-    note(t, MP_CAT_COLL, (uint64_t)ci->outdeg * mp_bytes(t, sc, st), n ? n * mp_tsize(t, rt) : 0);
-}
-
-void mp_b_nbr_alltoallv(mp_thread *t, const void *scs, MPI_Datatype st, const void *rcs,
-                        MPI_Datatype rt, int w, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    uint64_t ns = csum(scs, w, ci->outdeg), nr = csum(rcs, w, ci->indeg);
-    note(t, MP_CAT_COLL, ns ? ns * mp_tsize(t, st) : 0, nr ? nr * mp_tsize(t, rt) : 0);
-}
-
-void mp_b_nbr_alltoallw(mp_thread *t, const void *scs, const void *sts, const void *rcs,
-                        const void *rts, int w, int ft, MPI_Comm comm)
-{
-    const mp_cinfo *ci = mp_comm_get(comm);
-    if (ci == NULL)
-        return;
-    note(t, MP_CAT_COLL, wsum(t, scs, sts, w, ft, ci->outdeg), wsum(t, rcs, rts, w, ft, ci->indeg));
-}
-
-void mp_b_rma(mp_thread *t, MPI_Count sc, MPI_Datatype st, MPI_Count rc, MPI_Datatype rt,
-              int target)
-{
-    if (target == MPI_PROC_NULL) {
-        note(t, MP_CAT_RMA, 0, 0);
+    int ss = rule & 7, rs = (rule >> 3) & 7;
+    if (!(rule & MP_COLL_ROOT) && ss <= MP_SHAPE_OWN && rs <= MP_SHAPE_OWN) {
+        /* no peers to count, no root: no need to know the communicator (MPI_Allreduce) */
+        note(t, MP_CAT_COLL, ss ? side_all(t, rule, ss, s, 1) : 0, rs ? side_all(t, rule, rs, r, 1) : 0);
         return;
     }
-    note(t, MP_CAT_RMA, sc > 0 ? mp_bytes(t, sc, st) : 0, rc > 0 ? mp_bytes(t, rc, rt) : 0);
+    const mp_cinfo *ci = mp_comm_get(comm);
+    if (ci == NULL)
+        return;
+    /* peers: the neighbours out (sending) and in (receiving) of a topology; the local group
+     * of a reduction; else the remote group (the group of an intracommunicator) */
+    int sn = rule & MP_COLL_NBR ? ci->outdeg : rule & MP_COLL_OP ? ci->size : ci->np;
+    int rn = rule & MP_COLL_NBR ? ci->indeg : rule & MP_COLL_OP ? ci->size : ci->np;
+    if (rule & MP_COLL_ROOT) {
+        int ro = role(ci, root);
+        if (rule & MP_COLL_ONE) {           /* MPI_Bcast: the root's buffer goes to the others */
+            uint64_t b = ro < 0 ? 0 : side_all(t, rule, ss, s, sn);
+            note(t, MP_CAT_COLL, ro == 1 ? b : 0, ro == 0 ? b : 0);
+        } else if (rule & MP_COLL_OP) {     /* MPI_Reduce: all contribute, the root receives */
+            uint64_t b = ro < 0 ? 0 : side_all(t, rule, ss, s, sn);
+            if (ci->inter)
+                note(t, MP_CAT_COLL, ro == 0 ? b : 0, ro == 1 ? b : 0);
+            else
+                note(t, MP_CAT_COLL, b, ro == 1 ? b : 0);
+        } else {
+            /* gather, scatter: the side of one block per peer moves at the root only; the
+             * other side is the process's own block */
+            int gathers = rs > MP_SHAPE_OWN;
+            const mp_side *own = gathers ? s : r;
+            uint64_t all = ro != 1 ? 0 : gathers ? side_all(t, rule, rs, r, rn) : side_all(t, rule, ss, s, sn);
+            uint64_t mine = own_moves(ci, ro, own->buf) ? side_all(t, rule, gathers ? ss : rs, own, 1) : 0;
+            note(t, MP_CAT_COLL, gathers ? mine : all, gathers ? all : mine);
+        }
+        return;
+    }
+    if (rule & MP_COLL_OP) {                /* reduce-scatter: all of it in, one's part out */
+        note(t, MP_CAT_COLL, side_all(t, rule, ss, s, sn), side_part(t, rule, rs, r, ci->rank, rn));
+        return;
+    }
+    /* all to all, all gather, neighbours: with MPI_IN_PLACE, what is sent is the receive
+     * buffer's: this process's block of it (one block sent), or all of it (one per peer) */
+    uint64_t recv = side_all(t, rule, rs, r, rn);
+    uint64_t sent = s->buf != MPI_IN_PLACE ? side_all(t, rule, ss, s, sn)
+                    : ss == MP_SHAPE_OWN ? side_part(t, rule, rs, r, ci->rank, rn) : recv;
+    note(t, MP_CAT_COLL, sent, recv);
 }
 
-void mp_b_io(mp_thread *t, MPI_Count count, MPI_Datatype type, int write)
+void mp_b_rma(mp_thread *t, int target, uint64_t sent, uint64_t recv)
 {
-    uint64_t b = mp_bytes(t, count, type);
-    note(t, MP_CAT_IO, write ? b : 0, write ? 0 : b);
+    if (target == MPI_PROC_NULL)
+        sent = recv = 0;
+    note(t, MP_CAT_RMA, sent, recv);
+}
+
+void mp_b_note(mp_thread *t, int cat, uint64_t sent, uint64_t recv)
+{
+    note(t, cat, sent, recv);
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -53,43 +53,38 @@ MP_INLINE void mp_b_send(mp_thread *t, MPI_Count count, MPI_Datatype type, int d
 void mp_b_send_defer(mp_thread *t, MPI_Count count, MPI_Datatype type, int dest, MPI_Comm comm);
 void mp_b_recv(mp_thread *t, MPI_Count count, MPI_Datatype type, int src);
 
-/* Collectives, one-sided and I/O. w: counts arrays are MPI_Count (1) or int (0); ft: datatype
- * arrays are Fortran integers (1). */
-void mp_b_bcast(mp_thread *t, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm);
-void mp_b_gather(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, MPI_Count rc,
-                 MPI_Datatype rt, int root, MPI_Comm comm);
-void mp_b_gatherv(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, const void *rcs,
-                  int w, MPI_Datatype rt, int root, MPI_Comm comm);
-void mp_b_scatter(mp_thread *t, MPI_Count sc, MPI_Datatype st, const void *rbuf, MPI_Count rc,
-                  MPI_Datatype rt, int root, MPI_Comm comm);
-void mp_b_scatterv(mp_thread *t, const void *scs, int w, MPI_Datatype st, const void *rbuf,
-                   MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm);
-void mp_b_allgather(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, MPI_Count rc,
-                    MPI_Datatype rt, MPI_Comm comm);
-void mp_b_allgatherv(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st,
-                     const void *rcs, int w, MPI_Datatype rt, MPI_Comm comm);
-void mp_b_alltoall(mp_thread *t, const void *sbuf, MPI_Count sc, MPI_Datatype st, MPI_Count rc,
-                   MPI_Datatype rt, MPI_Comm comm);
-void mp_b_alltoallv(mp_thread *t, const void *sbuf, const void *scs, MPI_Datatype st,
-                    const void *rcs, MPI_Datatype rt, int w, MPI_Comm comm);
-void mp_b_alltoallw(mp_thread *t, const void *sbuf, const void *scs, const void *sts,
-                    const void *rcs, const void *rts, int w, int ft, MPI_Comm comm);
-void mp_b_reduce(mp_thread *t, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm);
-void mp_b_allreduce(mp_thread *t, MPI_Count count, MPI_Datatype type, MPI_Comm comm);
-void mp_b_reduce_scatter(mp_thread *t, const void *rcs, int w, MPI_Datatype type, MPI_Comm comm);
-void mp_b_reduce_scatter_block(mp_thread *t, MPI_Count rc, MPI_Datatype type, MPI_Comm comm);
-void mp_b_barrier(mp_thread *t);
-void mp_b_nbr(mp_thread *t, MPI_Count sc, MPI_Datatype st, MPI_Count rc, MPI_Datatype rt,
-              MPI_Comm comm);
-void mp_b_nbr_allgatherv(mp_thread *t, MPI_Count sc, MPI_Datatype st, const void *rcs, int w,
-                         MPI_Datatype rt, MPI_Comm comm);
-void mp_b_nbr_alltoallv(mp_thread *t, const void *scs, MPI_Datatype st, const void *rcs,
-                        MPI_Datatype rt, int w, MPI_Comm comm);
-void mp_b_nbr_alltoallw(mp_thread *t, const void *scs, const void *sts, const void *rcs,
-                        const void *rts, int w, int ft, MPI_Comm comm);
-void mp_b_rma(mp_thread *t, MPI_Count sc, MPI_Datatype st, MPI_Count rc, MPI_Datatype rt,
-              int target);
-void mp_b_io(mp_thread *t, MPI_Count count, MPI_Datatype type, int write);
+/* Collectives. The generator reads each one's rule from its parameters' kinds in the API table:
+ * the shape of its send and receive sides, whether it has a root, is a reduction, a
+ * neighborhood collective, has one buffer for both directions (MPI_Bcast); the count arrays'
+ * width (MPI_Count for the _c forms) and the datatype arrays' language. */
+enum { MP_SHAPE_NONE, MP_SHAPE_OWN, MP_SHAPE_EACH, MP_SHAPE_V, MP_SHAPE_W };
+#define MP_COLL_SEND(shape) (unsigned)(shape)
+#define MP_COLL_RECV(shape) ((unsigned)(shape) << 3)
+enum {
+    MP_COLL_ROOT = 1 << 6,          /* rooted (gather, scatter, bcast, reduce) */
+    MP_COLL_OP = 1 << 7,            /* a reduction: the sides share their count */
+    MP_COLL_NBR = 1 << 8,           /* peers are the topology's neighbours */
+    MP_COLL_ONE = 1 << 9,           /* one buffer: the root's goes to the others */
+    MP_COLL_WIDE = 1 << 10,         /* arrays of counts are MPI_Count (else int) */
+    MP_COLL_FTYPES = 1 << 11        /* arrays of datatypes are Fortran integers */
+};
+
+/* One side of a collective, as the call passes it: the buffer, a count or an array of counts
+ * (one per peer), a datatype or an array of datatypes. */
+typedef struct {
+    const void *buf;
+    MPI_Count count;
+    const void *counts;
+    MPI_Datatype type;
+    const void *types;
+} mp_side;
+
+void mp_b_coll(mp_thread *t, unsigned rule, const mp_side *s, const mp_side *r, int root,
+               MPI_Comm comm);
+/* One-sided: bytes put (sent) and got (received) by one call, none to MPI_PROC_NULL. */
+void mp_b_rma(mp_thread *t, int target, uint64_t sent, uint64_t recv);
+/* What one call of category cat moves (I/O). */
+void mp_b_note(mp_thread *t, int cat, uint64_t sent, uint64_t recv);
 
 /* Persistent and partitioned requests */
 void mp_defer_begin(mp_thread *t);

@@ -168,92 +168,203 @@ def read_macros(path):
 
 
 # ---------------------------------------------------------------------------------------------
-# What each function moves: C expressions over the table's parameter names
+# What each function moves, derived from the API table's parameter kinds: a transfer is a
+# buffer (or consecutive buffers) with the count (or array of counts) and the datatype (or array
+# of datatypes) that follow it; the buffer's direction says sent (in), received (out) or both
+# (inout). The kind of function is read from its other parameters: a tag or a message makes it
+# point-to-point (the rank after a transfer is its peer), a window one-sided, a file I/O, a
+# communicator a collective (a root, an operation, a neighborhood). The C side has one function
+# per kind (account.c); nothing is written per collective.
 
-P2P_SEND = {'Send', 'Bsend', 'Ssend', 'Rsend', 'Isend', 'Ibsend', 'Issend', 'Irsend'}
-P2P_RECV = {'Recv', 'Irecv', 'Mrecv', 'Imrecv'}
-COLL = {
-    'Bcast': 'mp_b_bcast(t_, {count}, {datatype}, {root}, {comm})',
-    'Gather': 'mp_b_gather(t_, {sendbuf}, {sendcount}, {sendtype}, {recvcount}, {recvtype}, {root}, {comm})',
-    'Gatherv': 'mp_b_gatherv(t_, {sendbuf}, {sendcount}, {sendtype}, {recvcounts}, {W}, {recvtype}, {root}, {comm})',
-    'Scatter': 'mp_b_scatter(t_, {sendcount}, {sendtype}, {recvbuf}, {recvcount}, {recvtype}, {root}, {comm})',
-    'Scatterv': 'mp_b_scatterv(t_, {sendcounts}, {W}, {sendtype}, {recvbuf}, {recvcount}, {recvtype}, {root}, {comm})',
-    'Allgather': 'mp_b_allgather(t_, {sendbuf}, {sendcount}, {sendtype}, {recvcount}, {recvtype}, {comm})',
-    'Allgatherv': 'mp_b_allgatherv(t_, {sendbuf}, {sendcount}, {sendtype}, {recvcounts}, {W}, {recvtype}, {comm})',
-    'Alltoall': 'mp_b_alltoall(t_, {sendbuf}, {sendcount}, {sendtype}, {recvcount}, {recvtype}, {comm})',
-    'Alltoallv': 'mp_b_alltoallv(t_, {sendbuf}, {sendcounts}, {sendtype}, {recvcounts}, {recvtype}, {W}, {comm})',
-    'Alltoallw': 'mp_b_alltoallw(t_, {sendbuf}, {sendcounts}, {sendtypes}, {recvcounts}, {recvtypes}, {W}, {FT}, {comm})',
-    'Reduce': 'mp_b_reduce(t_, {count}, {datatype}, {root}, {comm})',
-    'Allreduce': 'mp_b_allreduce(t_, {count}, {datatype}, {comm})',
-    'Scan': 'mp_b_allreduce(t_, {count}, {datatype}, {comm})',
-    'Exscan': 'mp_b_allreduce(t_, {count}, {datatype}, {comm})',
-    'Reduce_scatter': 'mp_b_reduce_scatter(t_, {recvcounts}, {W}, {datatype}, {comm})',
-    'Reduce_scatter_block': 'mp_b_reduce_scatter_block(t_, {recvcount}, {datatype}, {comm})',
-    'Barrier': 'mp_b_barrier(t_)',
-    'Neighbor_allgather': 'mp_b_nbr(t_, {sendcount}, {sendtype}, {recvcount}, {recvtype}, {comm})',
-    'Neighbor_alltoall': 'mp_b_nbr(t_, {sendcount}, {sendtype}, {recvcount}, {recvtype}, {comm})',
-    'Neighbor_allgatherv': 'mp_b_nbr_allgatherv(t_, {sendcount}, {sendtype}, {recvcounts}, {W}, {recvtype}, {comm})',
-    'Neighbor_alltoallv': 'mp_b_nbr_alltoallv(t_, {sendcounts}, {sendtype}, {recvcounts}, {recvtype}, {W}, {comm})',
-    'Neighbor_alltoallw': 'mp_b_nbr_alltoallw(t_, {sendcounts}, {sendtypes}, {recvcounts}, {recvtypes}, {W}, {FT}, {comm})',
-}
-RMA = {
-    'Put': 'mp_b_rma(t_, {origin_count}, {origin_datatype}, 0, {origin_datatype}, {target_rank})',
-    'Accumulate': 'mp_b_rma(t_, {origin_count}, {origin_datatype}, 0, {origin_datatype}, {target_rank})',
-    'Get': 'mp_b_rma(t_, 0, {origin_datatype}, {origin_count}, {origin_datatype}, {target_rank})',
-    'Get_accumulate': 'mp_b_rma(t_, {origin_count}, {origin_datatype}, {result_count}, {result_datatype}, {target_rank})',
-    'Fetch_and_op': 'mp_b_rma(t_, 1, {datatype}, 1, {datatype}, {target_rank})',
-    'Compare_and_swap': 'mp_b_rma(t_, 2, {datatype}, 1, {datatype}, {target_rank})',
-}
-RMA_R = {'Rput': 'Put', 'Rget': 'Get', 'Raccumulate': 'Accumulate', 'Rget_accumulate': 'Get_accumulate'}
+XFER_COUNT = re.compile(r'^(POLY)?XFER_NUM_ELEM')
+# The table's data says MPI_Precv_init's buffer is read; it is written (a partitioned receive).
+DIR_FIXES = {('MPI_Precv_init', 'buf'): 'out'}
 
 
-def family(f):
-    """(category, template, persistent) of a byte-moving function, or None."""
+class Transfer:
+    """Buffers with their count (scalar or array; None: one element) and datatype (or array)."""
+
+    def __init__(self, bufs, count, dtype, partitions):
+        self.bufs, self.count, self.dtype, self.partitions = bufs, count, dtype, partitions
+
+    @property
+    def dir(self):
+        dirs = {DIR_FIXES.get((self.fname, b.name), b.dir) for b in self.bufs}
+        return dirs.pop() if len(dirs) == 1 else 'inout'
+
+
+def transfers(f):
+    """The transfers of f, each with the index of the parameter after it."""
+    out, ps, i = [], f.params, 0
+    while i < len(ps):
+        if not ps[i].kind.startswith('BUFFER'):
+            i += 1
+            continue
+        bufs = []
+        while i < len(ps) and ps[i].kind.startswith('BUFFER'):
+            bufs.append(ps[i])
+            i += 1
+        partitions = None
+        if i < len(ps) and ps[i].kind == 'PARTITION':
+            partitions = ps[i]
+            i += 1
+        count = None
+        if i < len(ps) and XFER_COUNT.match(ps[i].kind):
+            count = ps[i]
+            i += 1
+        if count is not None and i < len(ps) and ps[i].kind in ('POLYDISPLACEMENT', 'DISPLACEMENT'):
+            i += 1                      # the v-forms' displacements, between counts and types
+        if i < len(ps) and ps[i].kind == 'DATATYPE':
+            t = Transfer(bufs, count, ps[i], partitions)
+            t.fname, t.after = f.name, i + 1
+            out.append(t)
+            i += 1
+    return out
+
+
+def base_name(f):
+    """MPI_Iallgatherv_c -> Allgatherv; MPI_Bcast_init -> Bcast (and whether persistent)."""
     base = f.name[4:]
     if base.endswith('_c'):
         base = base[:-2]
-    persistent = False
-    if base.endswith('_init') and base not in ('Init',):
-        base, persistent = base[:-5], True
-    names = {p.name for p in f.params}
-    if base in P2P_SEND or (persistent and base in ('Send', 'Bsend', 'Ssend', 'Rsend')):
-        return 'P2P', 'mp_b_send(t_, {count}, {datatype}, {dest}, {comm})', persistent
-    if base in P2P_RECV or (persistent and base == 'Recv'):
-        if 'source' in names:
-            return 'P2P', 'mp_b_recv(t_, {count}, {datatype}, {source})', persistent
-        return 'P2P', 'mp_b_recv(t_, {count}, {datatype}, 0)', persistent
-    if base == 'Psend' and persistent:
-        return 'P2P', 'mp_b_send(t_, (MPI_Count){partitions} * {count}, {datatype}, {dest}, {comm})', True
-    if base == 'Precv' and persistent:
-        return 'P2P', 'mp_b_recv(t_, (MPI_Count){partitions} * {count}, {datatype}, {dest})', True
-    if base in ('Sendrecv', 'Isendrecv'):
-        return 'P2P', ('mp_b_send(t_, {sendcount}, {sendtype}, {dest}, {comm}); '
-                       'mp_b_recv(t_, {recvcount}, {recvtype}, {source})'), False
-    if base in ('Sendrecv_replace', 'Isendrecv_replace'):
-        return 'P2P', ('mp_b_send(t_, {count}, {datatype}, {dest}, {comm}); '
-                       'mp_b_recv(t_, {count}, {datatype}, {source})'), False
-    cbase = base[1:] if base[:1] == 'I' and base[1:] in COLL else base
-    if cbase in COLL:
-        return 'COLL', COLL[cbase], persistent
-    rbase = RMA_R.get(base, base)
-    if rbase in RMA:
-        return 'RMA', RMA[rbase], False
-    if base.startswith('File_') and not base.endswith('_end'):
-        op = base[5:].lstrip('i')
-        if op.startswith(('read', 'write')) and 'count' in names and 'datatype' in names:
-            return 'IO', 'mp_b_io(t_, {count}, {datatype}, %d)' % op.startswith('write'), False
+    persistent = base.endswith('_init') and base != 'Init'
+    if persistent:
+        base = base[:-5]
+    return base, persistent
+
+
+TABLE = {}
+
+
+def per_peer(f, count):
+    """Is a scalar count one per peer? Yes where the function's v-form (Gather: Gatherv;
+    Reduce_scatter_block: Reduce_scatter) has an array of counts in its place."""
+    base, _ = base_name(f)
+    for sib in (base + 'v', base[:-len('_block')] if base.endswith('_block') else None):
+        if sib is None:
+            continue
+        for name in ('MPI_' + sib, 'MPI_I' + sib[0].lower() + sib[1:]):
+            g = TABLE.get(name)
+            if g and any(p.array and p.name == count.name + 's' for p in g.params):
+                return True
+    return False
+
+
+def kind_of(f):
+    """(category, persistent) of a byte-moving function, or None."""
+    kinds = {p.kind for p in f.params}
+    base, persistent = base_name(f)
+    xs = transfers(f)
+    if xs and kinds & {'TAG', 'MESSAGE'}:
+        return 'P2P', persistent
+    if xs and 'WINDOW' in kinds:
+        return 'RMA', False
+    if xs and 'FILE' in kinds:
+        return 'IO', False
+    comm = [p for p in f.params if p.kind == 'COMMUNICATOR']
+    if comm and comm[0].dir == 'in' and (xs or base in ('Barrier', 'Ibarrier')):
+        return 'COLL', persistent      # (a barrier: a collective that moves no data)
     return None
 
 
-COUNT_RE = re.compile(r'(XFER_NUM_ELEM|NUM_ELEM|PARTITION|DTYPE_NUM_ELEM)')
+def p2p_code(f, xs, ex):
+    out = []
+    for x in xs:
+        ranks = [p for p in f.params[x.after:] if p.kind.startswith('RANK')]
+        count = ex(x.count)
+        if x.partitions is not None:
+            count = '(MPI_Count)%s * %s' % (ex(x.partitions), count)
+        comm = [p for p in f.params if p.kind == 'COMMUNICATOR']
+        if x.dir in ('in', 'inout'):
+            out.append('mp_b_send(t_, %s, %s, %s, %s);' % (count, ex(x.dtype), ex(ranks[0]), ex(comm[0])))
+        if x.dir in ('out', 'inout'):
+            src = ranks[-1 if x.dir == 'inout' else 0] if ranks else None
+            out.append('mp_b_recv(t_, %s, %s, %s);' % (count, ex(x.dtype), ex(src) if src else '0'))
+    return out
 
 
-def c_expr(f, p, decl):
-    """The C expression a template placeholder stands for (the wrapper's own parameter)."""
+def moved(xs, direction, ex):
+    terms = ['mp_bytes(t_, %s, %s)' % (ex(x.count) if x.count else '1', ex(x.dtype))
+             for x in xs for b in x.bufs
+             if DIR_FIXES.get((x.fname, b.name), b.dir) in (direction, 'inout')]
+    return ' + '.join(terms) or '0'
+
+
+def side(x, f, ex, buf=None, nbr_send=False):
+    """(shape, mp_side initializer) of one side of a collective: buffer buf (else the
+    transfer's first) with the transfer's count and datatype."""
+    if x is None:
+        return 'MP_SHAPE_NONE', 'NULL'
+    arr_c, arr_t = x.count is not None and x.count.array, x.dtype.array
+    shape = ('MP_SHAPE_W' if arr_t else 'MP_SHAPE_V' if arr_c else
+             'MP_SHAPE_EACH' if x.count is not None and (nbr_send or per_peer(f, x.count)) else
+             'MP_SHAPE_OWN')
+    init = '&(mp_side){%s, %s, %s, %s, %s}' % (
+        ex(buf or x.bufs[0]), '0' if arr_c or x.count is None else ex(x.count),
+        ex(x.count) if arr_c else 'NULL',
+        'MPI_DATATYPE_NULL' if arr_t else ex(x.dtype), ex(x.dtype) if arr_t else 'NULL')
+    return shape, init
+
+
+def coll_code(f, xs, ex, lang):
+    """A collective: one call of mp_b_coll with the rule read from the parameters."""
+    base, _ = base_name(f)
+    names = {p.name: p for p in f.params}
+    comm = [p for p in f.params if p.kind == 'COMMUNICATOR'][0]
+    rule = []
+    op = any(p.kind == 'OPERATION' for p in f.params)
+    nbr = base.startswith('Neighbor_')
+    if 'root' in names:
+        rule.append('MP_COLL_ROOT')
+    if op:
+        rule.append('MP_COLL_OP')
+    if nbr:
+        rule.append('MP_COLL_NBR')
+    if f.name.endswith('_c'):
+        rule.append('MP_COLL_WIDE')
+    if lang != 'c':
+        rule.append('MP_COLL_FTYPES')
+    if len(xs) == 1 and len(xs[0].bufs) == 2:      # a reduction: the buffers share the count
+        send, recv = side(xs[0], f, ex), side(xs[0], f, ex, buf=xs[0].bufs[1])
+    elif len(xs) == 1 and xs[0].dir == 'inout':    # one buffer: the root's goes to the others
+        rule.append('MP_COLL_ONE')
+        send, recv = side(xs[0], f, ex), side(None, f, ex)
+    else:
+        s = [x for x in xs if x.dir == 'in']
+        r = [x for x in xs if x.dir == 'out']
+        send = side(s[0] if s else None, f, ex, nbr_send=nbr)
+        recv = side(r[0] if r else None, f, ex)
+    rule += ['MP_COLL_SEND(%s)' % send[0], 'MP_COLL_RECV(%s)' % recv[0]]
+    root = ex(names['root']) if 'root' in names else '0'
+    return ['mp_b_coll(t_, %s, %s, %s, %s, %s);' % (' | '.join(rule), send[1], recv[1], root, ex(comm))]
+
+
+def accounting(f, lang):
+    """(category, persistent, C statements) of what f moves, or None."""
+    k = kind_of(f)
+    if k is None:
+        return None
+    cat, persistent = k
+    ex = (lambda p: c_expr(f, p)) if lang == 'c' else (lambda p: f_expr(f, p))
+    xs = transfers(f)
+    if cat == 'P2P':
+        code = p2p_code(f, xs, ex)
+    elif cat == 'RMA':
+        target = [p for p in f.params if p.kind.startswith('RANK')][0]
+        code = ['mp_b_rma(t_, %s, %s, %s);' % (ex(target), moved(xs, 'in', ex), moved(xs, 'out', ex))]
+    elif cat == 'IO':
+        code = ['mp_b_note(t_, MP_CAT_IO, %s, %s);' % (moved(xs, 'in', ex), moved(xs, 'out', ex))]
+    else:
+        code = coll_code(f, xs, ex, lang)
+    return cat, persistent, code
+
+
+def c_expr(f, p):
+    """The C expression for a parameter (the wrapper's own)."""
     return p.name
 
 
-def f_expr(f, p, decl):
+def f_expr(f, p):
     """The same for a Fortran wrapper, whose parameters are all pointers (void *)."""
     n = p.name
     if p.kind.startswith('BUFFER') or p.kind.startswith('C_BUFFER'):
@@ -267,21 +378,6 @@ def f_expr(f, p, decl):
     if p.kind == 'REQUEST':
         return 'PMPI_Request_f2c(*(MPI_Fint *)%s)' % n
     return '((MPI_Count)*(MPI_Fint *)%s)' % n
-
-
-def fill(template, f, decls, lang):
-    by = {p.name: p for p in f.params}
-    wide = '1' if f.name.endswith('_c') else '0'
-
-    def sub(m):
-        k = m.group(1)
-        if k == 'W':
-            return wide if lang == 'c' else '0'
-        if k == 'FT':
-            return '0' if lang == 'c' else '1'
-        p = by[k]
-        return c_expr(f, p, None) if lang == 'c' else f_expr(f, p, None)
-    return re.sub(r'\{(\w+)\}', sub, template)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -322,10 +418,10 @@ def hooks(f, lang, rc_ok):
         for p in f.params:
             if p.kind == 'COMMUNICATOR' and p.dir == 'out' and not p.array:
                 post.append('if (%s) mp_comm_created(%s);' % (rc_ok, handle(p, 'COMMUNICATOR')))
-    fam = family(f)
-    if fam:
-        cat, template, persistent = fam
-        code = fill(template, f, None, lang) + ';'
+    acc = accounting(f, lang)
+    if acc:
+        cat, persistent, code = acc
+        code = ' '.join(code)
         if persistent:
             code = code.replace('mp_b_send(', 'mp_b_send_defer(')
             req = [p for p in f.params if p.kind == 'REQUEST' and p.dir == 'out'][0]
@@ -336,8 +432,8 @@ def hooks(f, lang, rc_ok):
 
 
 def category(f):
-    fam = family(f) if f else None
-    return 'MP_CAT_' + fam[0] if fam else 'MP_CAT_NONE'
+    k = kind_of(f) if f else None
+    return 'MP_CAT_' + k[0] if k else 'MP_CAT_NONE'
 
 
 # ---------------------------------------------------------------------------------------------
@@ -500,6 +596,7 @@ def main():
     protos = read_header(pre_path)
     macros = read_macros(macro_path)
     table = {f.name: f for f in api.functions()}
+    TABLE.update(table)
 
     names = []
     for n in sorted(protos):
