@@ -45,13 +45,6 @@ void mica_error_set_function(int code, const char *fn);
  * an error handler start with their mica_errobj_t. */
 static inline mica_errobj_t *mica_errobj_of_comm(MPI_Comm h) { return mica_lookup(h, MICA_COMM); }
 static inline mica_errobj_t *mica_errobj_of_win(MPI_Win h) { return mica_lookup(h, MICA_WIN); }
-/* Files: MPI_FILE_NULL's error handler handles errors on no file or a bad file handle. */
-extern mica_errobj_t mica_file_null_eo;
-static inline mica_errobj_t *mica_errobj_of_file(MPI_File h)
-{
-    mica_errobj_t *eo = mica_lookup(h, MICA_FILE);
-    return eo ? eo : &mica_file_null_eo;
-}
 static inline mica_errobj_t *mica_errobj_of_session(MPI_Session h) { return mica_lookup(h, MICA_SESSION); }
 
 #endif

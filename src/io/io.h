@@ -31,7 +31,14 @@ struct mica_file {
     MPI_Status split_status;
 };
 
+/* MPI_FILE_NULL's error handler handles errors on no file or a bad file handle (the bindings
+ * raise a file function's errors through mica_errobj_of_file). */
 extern mica_errobj_t mica_file_null_eo;
+static inline mica_errobj_t *mica_errobj_of_file(MPI_File h)
+{
+    mica_errobj_t *eo = mica_lookup(h, MICA_FILE);
+    return eo ? eo : &mica_file_null_eo;
+}
 
 /* The view (view.c): the absolute byte offset of data byte `d` of the view, and how many data
  * bytes follow there contiguously in the file. */

@@ -30,7 +30,7 @@ static bbuf_t *buffer_of(mica_comm_t *comm)
     return comm->bsend && comm->bsend->buf ? comm->bsend : &process_buffer;
 }
 
-int mica_bsend_copy(mica_request_t *r)
+int mica_pt2pt_bsend_copy(mica_request_t *r)
 {
     bbuf_t *b = buffer_of(r->comm);
     size_t need = (size_t)r->bytes + MPI_BSEND_OVERHEAD;
@@ -68,7 +68,7 @@ int mica_bsend_copy(mica_request_t *r)
     return MPI_SUCCESS;
 }
 
-void mica_bsend_release(mica_request_t *r)
+void mica_pt2pt_bsend_release(mica_request_t *r)
 {
     bbuf_t *b = buffer_of(r->comm);
     if (b->buf == MPI_BUFFER_AUTOMATIC) {

@@ -103,7 +103,7 @@ static void finish_send(mica_request_t *r)
 {
     r->status.MPI_ERROR = MPI_SUCCESS;
     if (r->bsend_buf)
-        mica_bsend_release(r);
+        mica_pt2pt_bsend_release(r);
     finish(r);
 }
 

@@ -29,7 +29,7 @@ void *mica_pt2pt_mprobe(uint32_t context, int src, int tag, MPI_Status *status);
 void mica_pt2pt_mrecv(mica_request_t *r, void *msg);
 
 /* MPI_Bsend's copy is given back to the attached buffer when its send completes. */
-void mica_bsend_release(mica_request_t *r);
-int mica_bsend_copy(mica_request_t *r);
+void mica_pt2pt_bsend_release(mica_request_t *r);
+int mica_pt2pt_bsend_copy(mica_request_t *r);
 
 #endif

@@ -40,7 +40,7 @@ static int start_send(mica_request_t *r)
         return MPI_SUCCESS;
     }
     if (r->mode == MICA_SEND_BUFFERED) {
-        int rc = mica_bsend_copy(r);
+        int rc = mica_pt2pt_bsend_copy(r);
         if (rc != MPI_SUCCESS)
             return rc;
     }
