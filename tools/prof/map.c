@@ -12,7 +12,8 @@ static unsigned map_hash(uint64_t k, unsigned mask)
     return (unsigned)k & mask;
 }
 
-void *mp_map_get(mp_map *m, uint64_t k)
+/* The slot that holds k, or NULL. */
+static mp_slot *find(mp_map *m, uint64_t k)
 {
     mp_slot *s = __atomic_load_n(&m->s, __ATOMIC_ACQUIRE);
     if (s == NULL || k == 0)
@@ -21,11 +22,17 @@ void *mp_map_get(mp_map *m, uint64_t k)
     for (unsigned n = 0; n <= m->mask && n < 256; n++, i = (i + 1) & m->mask) {
         uint64_t kk = __atomic_load_n(&s[i].key, __ATOMIC_ACQUIRE);
         if (kk == k)
-            return __atomic_load_n(&s[i].val, __ATOMIC_ACQUIRE);
+            return &s[i];
         if (kk == 0)
             return NULL;
     }
     return NULL;
+}
+
+void *mp_map_get(mp_map *m, uint64_t k)
+{
+    mp_slot *slot = find(m, k);
+    return slot ? __atomic_load_n(&slot->val, __ATOMIC_ACQUIRE) : NULL;
 }
 
 static pthread_mutex_t map_init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -64,17 +71,7 @@ void *mp_map_put(mp_map *m, uint64_t k, void *v, unsigned cap)
 
 void *mp_map_take(mp_map *m, uint64_t k)
 {
-    mp_slot *s = __atomic_load_n(&m->s, __ATOMIC_ACQUIRE);
-    if (s == NULL || k == 0)
-        return NULL;
-    unsigned i = map_hash(k, m->mask);
-    for (unsigned n = 0; n <= m->mask && n < 256; n++, i = (i + 1) & m->mask) {
-        uint64_t kk = __atomic_load_n(&s[i].key, __ATOMIC_ACQUIRE);
-        if (kk == k)
-            return __atomic_exchange_n(&s[i].val, NULL, __ATOMIC_ACQ_REL);
-        if (kk == 0)
-            return NULL;
-    }
-    return NULL;
+    mp_slot *slot = find(m, k);
+    return slot ? __atomic_exchange_n(&slot->val, NULL, __ATOMIC_ACQ_REL) : NULL;
 }
 
