@@ -20,8 +20,11 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) 
 FUNCTIONS := $(shell sed -n 's/^\(MPI_[A-Za-z0-9_]*\)\t.*/\1/p' api/functions.tsv)
 CORE_SRC := $(wildcard src/core/*.c src/mpi/*.c src/io/*.c src/pt2pt/*.c src/coll/*.c src/topo/*.c \
                        src/rma/*.c src/transport/*.c src/runtime/*.c)
-# Generated C sources of the library (gen/tunables.py, gen/tables.py)
-CORE_GEN_OBJ := $(B)/obj/gen/core/tunables_table.o $(B)/obj/gen/core/api_tables.o
+# Generated C sources of the library (gen/tunables.py, gen/tables.py, gen/coll.py: one a
+# collective of src/coll/algorithms.tsv)
+COLLECTIVES := $(sort $(shell sed -n 's/^\([a-z_]*\)\t.*/\1/p' src/coll/algorithms.tsv))
+CORE_GEN_OBJ := $(B)/obj/gen/core/tunables_table.o $(B)/obj/gen/core/api_tables.o \
+                $(COLLECTIVES:%=$(B)/obj/gen/coll/%.o)
 CORE_OBJ := $(CORE_SRC:src/%.c=$(B)/obj/%.o) $(CORE_GEN_OBJ)
 BIND_OBJ := $(FUNCTIONS:%=$(B)/obj/bindings/%.o)
 PBIND_OBJ := $(FUNCTIONS:%=$(B)/obj/pbindings/%.o)
@@ -46,7 +49,8 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 -include $(GEN)
 endif
 $(GEN): gen/*.py api/functions.tsv api/constants.tsv api/types.h src/bindings/c/impl.tsv \
-        src/bindings/cxx/members.tsv src/core/tunables.tsv
+        src/bindings/cxx/members.tsv src/core/tunables.tsv \
+        src/coll/algorithms.tsv
 	$(PYTHON) gen/generate.py $(B)/gen
 	@echo '# generated: the generator ran' > $@
 

@@ -6,6 +6,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import api  # noqa: E402
 import bindings  # noqa: E402
+import coll  # noqa: E402
 import cxx  # noqa: E402
 import fortran  # noqa: E402
 import mpi_h  # noqa: E402
@@ -34,6 +35,8 @@ def main(outdir):
         sys.exit('impl.tsv names functions that do not exist: %s' % ' '.join(sorted(unknown)))
     write(os.path.join(outdir, 'include', 'mpi.h'), mpi_h.generate(VERSION))
     for path, text in bindings.generate(functions, rows).items():
+        write(os.path.join(outdir, path), text)
+    for path, text in coll.generate(functions, rows).items():
         write(os.path.join(outdir, path), text)
     for path, text in fortran.generate(functions, impl).items():
         write(os.path.join(outdir, path), text)

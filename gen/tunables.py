@@ -26,7 +26,7 @@ class Tunable:
         if not re.match(r'[A-Z][A-Z0-9_]*$', self.name):
             raise SystemExit('%s: a name is upper case, without MICA_' % where)
         self.field = self.name.lower()
-        self.auto = dflt == 'auto'
+        self.auto = dflt == 'auto' and self.type in ('int', 'size')   # an enum may have the word
         if self.type in ('int', 'size'):
             self.min, self.max = self.number(lo, where), self.number(hi, where)
             self.default = -1 if self.auto else self.number(dflt, where)

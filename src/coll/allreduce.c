@@ -168,29 +168,19 @@ void mica_coll_allreduce_rabenseifner(mica_sched_t *s, const mica_coll_args_t *a
     folded(s, a, comm, rabenseifner);
 }
 
-static int long_vector(const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    return a->rcount * a->rtype->size >= mica_tunables.allreduce_long &&
-           a->rcount >= mica_coll_pof2(comm->size);
-}
-
-void mica_coll_build_allreduce(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    if (long_vector(a, comm))
-        mica_coll_allreduce_rabenseifner(s, a, comm);
-    else
-        mica_coll_allreduce_recursive_doubling(s, a, comm);
-}
-
 /* The blocking form's fast path for short vectors: recursive doubling by hand, without the
  * schedule's machinery, which costs a 4-rank 8-byte MPI_Allreduce 20% more instructions
  * (callgrind, besides progress polling: 2233 here, 2683 through mica_sched_run) and showed in
  * `bench/run.py --quick allreduce` (best of 6 interleaved runs on the loaded 2-core host:
  * 12.0 us here, 13.4 us through it). Long vectors gain nothing from it (8 MiB: 4.58 ms and
  * 4.74 ms, within the noise). */
-static int recursive_doubling_blocking(const void *sbuf, void *rbuf, MPI_Count count,
-                                       mica_type_t *type, mica_op_t *op, mica_comm_t *comm)
+int mica_coll_allreduce_recursive_doubling_blocking(const mica_coll_args_t *a, mica_comm_t *comm)
 {
+    const void *sbuf = a->sbuf;
+    void *rbuf = a->rbuf;
+    MPI_Count count = a->rcount;
+    mica_type_t *type = a->rtype;
+    mica_op_t *op = a->op;
     int size = comm->size, rank = comm->rank, rc = MPI_SUCCESS;
     if (sbuf != MPI_IN_PLACE)
         mica_type_copy(sbuf, count, type, rbuf, count, type);
@@ -228,30 +218,3 @@ static int recursive_doubling_blocking(const void *sbuf, void *rbuf, MPI_Count c
     return rc;
 }
 
-int mica_coll_allreduce_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                               mica_op_t *op, mica_comm_t *comm)
-{
-    mica_coll_args_t a = {.sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rtype = type, .op = op};
-    if (!long_vector(&a, comm))
-        return recursive_doubling_blocking(sbuf, rbuf, count, type, op, comm);
-    return mica_sched_run(comm, MICA_TAG_ALLREDUCE, mica_coll_allreduce_rabenseifner, &a);
-}
-
-int mica_allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
-                     mica_op_t *op, mica_comm_t *comm)
-{
-    if (comm->inter)
-        return mica_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-    int rc = mica_coll_check_op(op, datatype);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    if (sendbuf == recvbuf && count > 0)
-        return mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
-                          "MPI_IN_PLACE as sendbuf");
-    mica_lock();
-    rc = mica_coll_allreduce_locked(sendbuf, recvbuf, count, datatype, op, comm);
-    mica_unlock();
-    return rc;
-}

@@ -3,7 +3,7 @@
  * forms for the MPI_Count core of their MPI_X_c forms (coll.h). */
 #include <stdlib.h>
 
-#include "coll/coll.h"
+#include "coll/algorithms.h"
 #include "core/errors.h"
 
 /* --- argument checks ------------------------------------------------------------------------ */
@@ -215,4 +215,37 @@ int mica_coll_widen_displs(int n, const int *in, MPI_Aint **out)
         a[i] = in[i];
     *out = a;
     return MPI_SUCCESS;
+}
+
+/* --- one check per collective, for its three forms (algorithms.h) --------------------------- */
+
+int mica_coll_check_barrier(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)a, (void)comm;
+    return MPI_SUCCESS;
+}
+
+int mica_coll_check_bcast(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)comm;
+    int rc = mica_coll_check_type(a->rtype, "datatype");
+    if (rc == MPI_SUCCESS && a->rbuf == MPI_IN_PLACE)
+        rc = mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which a broadcast does not allow");
+    return rc;
+}
+
+int mica_coll_check_reduce(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    int root = comm->rank == a->root;
+    int rc = mica_coll_check_reduction(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, root);
+    if (rc == MPI_SUCCESS && a->sbuf == MPI_IN_PLACE && !root)
+        rc = mica_error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE on rank %d, which is not the "
+                        "root (%d)", comm->rank, a->root);
+    return rc;
+}
+
+int mica_coll_check_allreduce(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)comm;
+    return mica_coll_check_reduction(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, 1);
 }

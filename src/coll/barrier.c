@@ -6,7 +6,7 @@
 #include "core/progress.h"
 #include "core_api.h"
 
-void mica_coll_build_barrier(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
+void mica_coll_barrier_dissemination(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
     (void)a;
     int size = comm->size, rank = comm->rank;
@@ -23,8 +23,9 @@ void mica_coll_build_barrier(mica_sched_t *s, const mica_coll_args_t *a, mica_co
  * 659 here, 865 through mica_sched_run) and showed in `bench/run.py --quick barrier` (best of
  * 6 interleaved runs on the loaded 2-core host: 4 ranks 7.35 us here, 7.90 us through it;
  * 8 ranks 38.1 us, 47.2 us). */
-int mica_coll_barrier_locked(mica_comm_t *comm)
+int mica_coll_barrier_dissemination_blocking(const mica_coll_args_t *a, mica_comm_t *comm)
 {
+    (void)a;
     int size = comm->size, rank = comm->rank;
     mica_type_t *byte = &mica_type_MPI_BYTE;
     for (int k = 1; k < size; k <<= 1) {
@@ -36,12 +37,3 @@ int mica_coll_barrier_locked(mica_comm_t *comm)
     return MPI_SUCCESS;
 }
 
-int mica_barrier(mica_comm_t *comm)
-{
-    if (comm->inter)
-        return mica_inter_barrier(comm);
-    mica_lock();
-    int rc = mica_coll_barrier_locked(comm);
-    mica_unlock();
-    return rc;
-}

@@ -18,6 +18,8 @@
 
 void mica_coll_bcast_binomial(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
+    if (a->rcount * a->rtype->size == 0)
+        return;
     int size = comm->size, rank = comm->rank, vrank = (rank - a->root + size) % size, mask = 1;
     for (; mask < size; mask <<= 1)
         if (vrank & mask) {
@@ -90,7 +92,7 @@ void mica_coll_bcast_scatter_ring(mica_sched_t *s, const mica_coll_args_t *a, mi
  * process running at once: with more processes than processors the binomial tree is faster
  * (measured on 2 cores with 3 to 8 processes: 3 to 20 times, 1 to 16 MiB), so there it is used
  * for every size unless MICA_BCAST_LONG says otherwise. */
-static long long_limit(void)
+long mica_coll_bcast_long(void)
 {
     long limit = mica_tunables.bcast_long;
     if (limit != MICA_TUNABLE_AUTO)
@@ -99,38 +101,4 @@ static long long_limit(void)
     if (!cpus)
         cpus = sysconf(_SC_NPROCESSORS_ONLN);
     return mica_comm_world.size <= cpus ? 256 * 1024 : LONG_MAX;
-}
-
-void mica_coll_build_bcast(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
-{
-    MPI_Count n = a->rcount * a->rtype->size;
-    if (comm->size == 1 || n == 0)
-        return;
-    if (n < long_limit() || comm->size < 3)
-        mica_coll_bcast_binomial(s, a, comm);
-    else
-        mica_coll_bcast_scatter_ring(s, a, comm);
-}
-
-int mica_coll_bcast_locked(void *buf, MPI_Count count, mica_type_t *type, int root,
-                           mica_comm_t *comm)
-{
-    mica_coll_args_t a = {.rbuf = buf, .rcount = count, .rtype = type, .root = root};
-    return mica_sched_run(comm, MICA_TAG_BCAST, mica_coll_build_bcast, &a);
-}
-
-int mica_bcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
-                 mica_comm_t *comm)
-{
-    if (comm->inter)
-        return mica_inter_bcast(buffer, count, datatype, root, comm);
-    int rc = mica_coll_check_type(datatype, "datatype");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (buffer == MPI_IN_PLACE)
-        return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Bcast does not allow");
-    mica_lock();
-    rc = mica_coll_bcast_locked(buffer, count, datatype, root, comm);
-    mica_unlock();
-    return rc;
 }

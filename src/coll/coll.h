@@ -42,13 +42,6 @@ static inline int mica_coll_group_tag(int tag)
 
 /* --- the blocking collectives, with the lock held ------------------------------------------- */
 
-int mica_coll_barrier_locked(mica_comm_t *comm);
-int mica_coll_bcast_locked(void *buf, MPI_Count count, mica_type_t *type, int root,
-                           mica_comm_t *comm);
-int mica_coll_reduce_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                            mica_op_t *op, int root, mica_comm_t *comm);
-int mica_coll_allreduce_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                               mica_op_t *op, mica_comm_t *comm);
 int mica_coll_gather_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
                             MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm);
 int mica_coll_gatherv_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,

@@ -14,6 +14,7 @@
  * MPI_IN_PLACE has no meaning on an intercommunicator: it is refused. */
 #include <stdlib.h>
 
+#include "coll/algorithms.h"
 #include "coll/inter.h"
 #include "coll/nbc.h"
 #include "core/errors.h"
@@ -382,4 +383,10 @@ int mica_inter_undefined(const char *what)
 {
     return mica_error(MPI_ERR_COMM, "comm is an intercommunicator, on which %s is not defined",
                       what);
+}
+
+int mica_coll_inter_not_yet(const char *fn)
+{
+    return mica_error(MPI_ERR_UNSUPPORTED_OPERATION, "comm is an intercommunicator: %s is not "
+                      "implemented on intercommunicators yet", fn);
 }

@@ -39,6 +39,8 @@ int mica_inter_alltoallw(const void *sbuf, const MPI_Count *scounts, const MPI_A
 int mica_inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
                               const MPI_Count *rcounts, mica_type_t *type, mica_op_t *op,
                               mica_comm_t *comm);
+/* The nonblocking and persistent collectives on intercommunicators: not yet (fn: the MPI name). */
+int mica_coll_inter_not_yet(const char *fn);
 /* MPI_Scan and MPI_Exscan are not defined on intercommunicators. */
 int mica_inter_undefined(const char *what);
 

@@ -23,3 +23,11 @@ int mica_coll_launch(enum mica_coll_form form, int tag, mica_coll_build_fn *buil
     mica_unlock();
     return rc;
 }
+
+int mica_coll_run_locked(mica_coll_run_fn *run, const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    mica_lock();
+    int rc = run(a, comm);
+    mica_unlock();
+    return rc;
+}

@@ -207,54 +207,6 @@ void mica_nbc_scan(mica_sched_t *s, const void *sbuf, void *rbuf, MPI_Count coun
         return rc_;                                                                          \
     } while (0)
 
-int mica_ibarrier(mica_comm_t *comm, MPI_Request *request)
-{
-    MICA_INTRA_ONLY(comm);
-    mica_coll_args_t a = {0};
-    START(comm, request, mica_coll_build_barrier(s_, &a, comm));
-}
-
-int mica_ibcast_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
-                  mica_comm_t *comm, MPI_Request *request)
-{
-    MICA_INTRA_ONLY(comm);
-    int rc = mica_coll_check_type(datatype, "datatype");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (buffer == MPI_IN_PLACE)
-        return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Ibcast does not "
-                          "allow");
-    mica_coll_args_t a = {.rbuf = buffer, .rcount = count, .rtype = datatype, .root = root};
-    START(comm, request, mica_coll_build_bcast(s_, &a, comm));
-}
-
-int mica_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
-                   mica_op_t *op, int root, mica_comm_t *comm, MPI_Request *request)
-{
-    MICA_INTRA_ONLY(comm);
-    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
-    if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
-        rc = mica_error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE on rank %d, which is not the "
-                        "root (%d)", comm->rank, root);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
-                          .op = op, .root = root};
-    START(comm, request, mica_coll_build_reduce(s_, &a, comm));
-}
-
-int mica_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
-                      mica_op_t *op, mica_comm_t *comm, MPI_Request *request)
-{
-    MICA_INTRA_ONLY(comm);
-    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
-                          .op = op};
-    START(comm, request, mica_coll_build_allreduce(s_, &a, comm));
-}
-
 int mica_igather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
                    void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, int root,
                    mica_comm_t *comm, MPI_Request *request)

@@ -158,60 +158,6 @@ static void build_exscan(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t
 
 /* --- entry points --------------------------------------------------------------------------- */
 
-int mica_barrier_init(mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
-{
-    MICA_INTRA_ONLY(comm);
-    (void)info;                       /* no hints are used */
-    mica_coll_args_t a = {0};
-    return mica_pcoll_init(comm, mica_coll_build_barrier, &a, request);
-}
-
-int mica_bcast_init_c(void *buffer, MPI_Count count, mica_type_t *datatype, int root,
-                      mica_comm_t *comm, mica_info_t *info, MPI_Request *request)
-{
-    MICA_INTRA_ONLY(comm);
-    (void)info;
-    int rc = mica_coll_check_type(datatype, "datatype");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (buffer == MPI_IN_PLACE)
-        return mica_error(MPI_ERR_BUFFER, "buffer is MPI_IN_PLACE, which MPI_Bcast_init does not "
-                          "allow");
-    mica_coll_args_t a = {.rbuf = buffer, .rcount = count, .rtype = datatype, .root = root};
-    return mica_pcoll_init(comm, mica_coll_build_bcast, &a, request);
-}
-
-int mica_reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                       mica_type_t *datatype, mica_op_t *op, int root, mica_comm_t *comm,
-                       mica_info_t *info, MPI_Request *request)
-{
-    MICA_INTRA_ONLY(comm);
-    (void)info;
-    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, comm->rank == root);
-    if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
-        rc = mica_error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE on rank %d, which is not the "
-                        "root (%d)", comm->rank, root);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
-                          .op = op, .root = root};
-    return mica_pcoll_init(comm, mica_coll_build_reduce, &a, request);
-}
-
-int mica_allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                          mica_type_t *datatype, mica_op_t *op, mica_comm_t *comm,
-                          mica_info_t *info, MPI_Request *request)
-{
-    MICA_INTRA_ONLY(comm);
-    (void)info;
-    int rc = mica_coll_check_reduction(sendbuf, recvbuf, count, datatype, op, 1);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_coll_args_t a = {.sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rtype = datatype,
-                          .op = op};
-    return mica_pcoll_init(comm, mica_coll_build_allreduce, &a, request);
-}
-
 /* Gather(v) and scatter(v): counts and displs are those of the root's side (NULL for the
  * non-v forms, and anywhere but at the root). */
 static int rooted_init(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,

@@ -10,7 +10,7 @@
 #include "core/progress.h"
 #include "core_api.h"
 
-void mica_coll_build_reduce(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
+void mica_coll_reduce_binomial(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank, root = a->root;
     void *rbuf = a->rbuf;
@@ -64,32 +64,3 @@ void mica_coll_build_reduce(mica_sched_t *s, const mica_coll_args_t *a, mica_com
     }
 }
 
-int mica_coll_reduce_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                            mica_op_t *op, int root, mica_comm_t *comm)
-{
-    mica_coll_args_t a = {.sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rtype = type, .op = op,
-                          .root = root};
-    return mica_sched_run(comm, MICA_TAG_REDUCE, mica_coll_build_reduce, &a);
-}
-
-int mica_reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, mica_type_t *datatype,
-                  mica_op_t *op, int root, mica_comm_t *comm)
-{
-    if (comm->inter)
-        return mica_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-    int rc = mica_coll_check_op(op, datatype);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (sendbuf == MPI_IN_PLACE && comm->rank != root)
-        return mica_error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE on rank %d, which is not the "
-                          "root (%d)", comm->rank, root);
-    if (recvbuf == MPI_IN_PLACE)
-        return mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    if (comm->rank == root && sendbuf == recvbuf && count > 0)
-        return mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: use "
-                          "MPI_IN_PLACE as sendbuf");
-    mica_lock();
-    rc = mica_coll_reduce_locked(sendbuf, recvbuf, count, datatype, op, root, comm);
-    mica_unlock();
-    return rc;
-}

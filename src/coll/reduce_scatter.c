@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/algorithms.h"
 #include "coll/coll.h"
 #include "coll/inter.h"
 #include "core/errors.h"

@@ -114,6 +114,10 @@ enum mica_coll_form { MICA_COLL_BLOCKING, MICA_COLL_NONBLOCKING, MICA_COLL_PERSI
 int mica_coll_launch(enum mica_coll_form form, int tag, mica_coll_build_fn *build,
                      const mica_coll_args_t *a, mica_comm_t *comm, MPI_Request *request);
 
+/* A collective's blocking run (mica_coll_run_X, algorithms.h) with the big lock taken. */
+typedef int mica_coll_run_fn(const mica_coll_args_t *a, mica_comm_t *comm);
+int mica_coll_run_locked(mica_coll_run_fn *run, const mica_coll_args_t *a, mica_comm_t *comm);
+
 /* Advance every active schedule (called by mica_progress when there is one, so that a progress
  * poll without collectives costs one load); non-zero if anything happened. */
 extern mica_sched_t *mica_sched_active;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/algorithms.h"
 #include "coll/coll.h"
 #include "core/errors.h"
 #include "core/group.h"

@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/group.h"
 #include "core/progress.h"
+#include "coll/algorithms.h"
 #include "coll/coll.h"
 #include "pt2pt/pt2pt.h"
 #include "rma/rma.h"

@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "core/progress.h"
+#include "coll/algorithms.h"
 #include "coll/coll.h"
 #include "coll/comm.h"
 #include "rma/rma.h"

@@ -5,7 +5,7 @@
 #  - includes: every #include "DIR/..." of a file of src/DIR0 names a floor at or below DIR0's
 #    (the generated core_api.h and mpi.h, the bindings' contract, are everyone's);
 #  - calls: every undefined mica_ symbol of an object of build/weak/obj is defined by an object
-#    of the same floor or a lower one (nm). Static inline functions are covered by the includes.
+#    of the same floor or a lower one (nm); a generated object (obj/gen/DIR) is of DIR's floor. Static inline functions are covered by the includes.
 # Each violation is printed as: file -> symbol (defined in file).
 . "$(dirname "$0")/lib.sh"
 OBJ=$MICA_ROOT/build/weak/obj
@@ -38,13 +38,14 @@ ninc=$(cd "$MICA_ROOT" && grep -h '^#include "[a-z0-9_]*/' src/*/*.[ch] | wc -l)
 # The objects of today's sources (a moved source leaves its old object behind) and the bindings.
 objs=$(cd "$OBJ" && for d in runtime transport core pt2pt coll topo rma io mpi; do
            for o in "$d"/*.o; do [ -f "$MICA_ROOT/src/${o%.o}.c" ] && echo "$o"; done
+           ls gen/"$d"/*.o 2>/dev/null
        done; ls bindings/*.o)
 [ -n "$objs" ] || fail "no objects in $OBJ"
 (cd "$OBJ" && nm -A $objs) > "$MICA_TMP/nm" 2>/dev/null || fail "nm failed in $OBJ"
 out=$(awk -v floors="$floors" '
     BEGIN { n = split(floors, f, " "); for (i = 1; i <= n; i++) { split(f[i], kv, "="); fl[kv[1]] = kv[2] } }
     {
-        obj = $1; sub(/:.*/, "", obj); split(obj, p, "/")
+        obj = $1; sub(/:.*/, "", obj); sub(/^gen\//, "", obj); split(obj, p, "/")
         type = $(NF - 1); sym = $NF
         if (sym !~ /^mica_/) next
         if (type == "U") { use[++nu] = obj; usym[nu] = sym; next }
