@@ -31,13 +31,31 @@ VOCABULARY = {
 FORMS = (('', 'BLOCKING'), ('I', 'NONBLOCKING'), ('_init', 'PERSISTENT'))
 
 
+def module(collective):
+    """The folder, and the prefix of the names, of a collective: topo for the neighborhood ones."""
+    return 'topo' if collective.startswith('neighbor_') else 'coll'
+
+
+def family(collective):
+    """The collective whose builders and tag a v, w or _block form shares: gatherv -> gather."""
+    return re.sub(r'(_block|v|w)$', '', collective)
+
+
+def tag_of(collective):
+    """The blocking form's tag (enum mica_coll_tag)."""
+    if module(collective) == 'topo':
+        return 'MICA_TAG_NEIGHBOR'
+    return 'MICA_TAG_' + family(collective).upper()
+
+
 class Algorithm:
     def __init__(self, fields, where):
         if len(fields) != 6:
             raise SystemExit('%s: 6 columns expected, got %d' % (where, len(fields)))
         self.collective, self.name, self.requires, self.when, self.blocking, self.description = \
             [None if f == '-' else f for f in fields]
-        self.builder = 'mica_coll_%s_%s' % (self.collective, self.name)
+        self.builder = 'mica_%s_%s_%s' % (module(self.collective), family(self.collective),
+                                          self.name)
 
 
 def load():
@@ -109,27 +127,21 @@ def choice(collective, algs, knobs):
 
 
 def runners(collective, algs):
-    """mica_coll_build_X and mica_coll_run_X over the algorithms."""
-    tag = tag_of(collective)
+    """mica_M_build_X and mica_M_run_X over the algorithms (M: the collective's module)."""
+    tag, m = tag_of(collective), module(collective)
     out = ['\nstatic mica_coll_build_fn *const builders[] = {\n']
     out += ['    %s,\n' % a.builder for a in algs]
     out.append('};\n\n')
-    out.append('void mica_coll_build_%s(mica_sched_t *s, const mica_coll_args_t *a, '
+    out.append('void mica_%s_build_%s(mica_sched_t *s, const mica_coll_args_t *a, '
                'mica_comm_t *comm)\n{\n    builders[choose(a, comm)](s, a, comm);\n}\n\n'
-               % collective)
-    out.append('int mica_coll_run_%s(const mica_coll_args_t *a, mica_comm_t *comm)\n{\n'
-               '    int i = choose(a, comm);\n' % collective)
+               % (m, collective))
+    out.append('int mica_%s_run_%s(const mica_coll_args_t *a, mica_comm_t *comm)\n{\n'
+               '    int i = choose(a, comm);\n' % (m, collective))
     for i, alg in enumerate(algs):
         if alg.blocking:
             out.append('    if (i == %d)\n        return %s(a, comm);\n' % (i, alg.blocking))
     out.append('    return mica_sched_run(comm, %s, builders[i], a);\n}\n' % tag)
     return out
-
-
-def tag_of(collective):
-    """The blocking form's tag (enum mica_coll_tag): the v and w forms share their family's."""
-    family = re.sub(r'(_block|v|w)$', '', collective)
-    return 'MICA_TAG_' + family.upper()
 
 
 def function_name(collective, prefix, suffix):
@@ -154,6 +166,8 @@ def sides(f):
 
 def array_length(f, side):
     """C: how many entries an array of `side` has here (0 where it is not significant)."""
+    if f.name.startswith(('MPI_Neighbor', 'MPI_Ineighbor')):
+        return {'s': 'nout', 'r': 'nin'}[side]     # the topology's degrees
     if f.name.startswith(('MPI_Reduce_scatter', 'MPI_Ireduce_scatter')):
         return 'comm->size'           # one block per process of the local group
     if f.impl.rooted == {'s': 'scatter', 'r': 'gather'}[side]:
@@ -163,43 +177,49 @@ def array_length(f, side):
     return 'comm->remote_size'
 
 
-def entry(collective, f, form, functions):
+def degrees():
+    """A neighborhood collective's first statements: the communicator's degrees (an error when
+    it has no topology)."""
+    return ['    int nin, nout, rc = mica_topo_degrees(comm, &nin, &nout);\n',
+            '    if (rc != MPI_SUCCESS)\n        return rc;\n']
+
+
+def entry(collective, f, form):
     """The core entry point of MPI function f in `form`."""
+    m = module(collective)
     params = [p for p in f.params if p.name != '...']
-    proto = 'int %s(%s)' % (f.core_name, bindings.core_params(f, 'checked'))
-    out = ['\n%s\n{\n' % proto]
-    wide = f.name.endswith('_c') or not sides(f)
-    if not wide:
+    out = ['\nint %s(%s)\n{\n' % (f.core_name, bindings.core_params(f, 'checked'))]
+    if not f.name.endswith('_c') and sides(f):
         return out + widen(f, params) + ['}\n']
-    # The intercommunicator forms.
-    out.append('    if (comm->inter)\n')
-    if form == 'BLOCKING':
-        args = ', '.join(p.name for p in params)
-        out.append('        return mica_inter_%s(%s);\n' % (collective, args))
+    if m == 'coll':                   # the intercommunicator forms
+        out.append('    if (comm->inter)\n')
+        if form == 'BLOCKING':
+            out.append('        return mica_inter_%s(%s);\n'
+                       % (collective, ', '.join(p.name for p in params)))
+        else:
+            name = f.name[:-2] if f.name.endswith('_c') else f.name
+            out.append('        return mica_coll_inter_not_yet("%s");\n' % name)
+        out.append('    int rc;\n')
     else:
-        name = f.name[:-2] if f.name.endswith('_c') else f.name
-        out.append('        return mica_coll_inter_not_yet("%s");\n' % name)
+        out += degrees()
     if any(p.name == 'info' for p in params):
         out.append('    (void)info;                       /* no hints yet */\n')
     fields = ['.%s = %s' % (field_of(f, p), p.name) for p in params
               if p.name not in NOT_ARGS and p.name not in ('sendtypes', 'recvtypes')]
     out.append('    mica_coll_args_t a = {%s};\n' % ', '.join(fields))
     for s in sides(f):
-        n = array_length(f, s)
-        out.append('    a.n%s = %s;\n' % ({'s': 'send', 'r': 'recv'}[s], n))
-    types = [p for p in params if p.name in ('sendtypes', 'recvtypes')]
-    if types:
-        out.append('    mica_type_t **types_;\n')
-        out.append('    int rc = mica_coll_lookup_alltoallw(&a, sendtypes, recvtypes, &types_);\n')
-        out.append('    if (rc == MPI_SUCCESS)\n        rc = mica_coll_check_%s(&a, comm);\n'
-                   % collective)
-    else:
-        out.append('    int rc = mica_coll_check_%s(&a, comm);\n' % collective)
+        out.append('    a.n%s = %s;\n' % ({'s': 'send', 'r': 'recv'}[s], array_length(f, s)))
+    out.append('    rc = mica_%s_check_%s(&a, comm);\n' % (m, collective))
+    types = any(p.name == 'sendtypes' for p in params)
+    if types:                         # alltoallw's datatypes come as handles
+        out.append('    mica_type_t **types_ = NULL;\n')
+        out.append('    if (rc == MPI_SUCCESS)\n'
+                   '        rc = mica_coll_lookup_alltoallw(&a, sendtypes, recvtypes, &types_);\n')
     if form == 'BLOCKING':
-        launch = 'mica_coll_run_locked(mica_coll_run_%s, &a, comm)' % collective
+        launch = 'mica_coll_run_locked(mica_%s_run_%s, &a, comm)' % (m, collective)
     else:
-        launch = 'mica_coll_launch(MICA_COLL_%s, 0, mica_coll_build_%s, &a, comm, request)' % (
-            form, collective)
+        launch = 'mica_coll_launch(MICA_COLL_%s, 0, mica_%s_build_%s, &a, comm, request)' % (
+            form, m, collective)
     out.append('    if (rc == MPI_SUCCESS)\n        rc = %s;\n' % launch)
     if types:
         out.append('    free(types_);\n')
@@ -209,12 +229,12 @@ def entry(collective, f, form, functions):
 
 def widen(f, params):
     """The int form of a function with arrays of counts: widen them, call the MPI_Count form."""
-    out = []
+    out = degrees() if f.name.startswith(('MPI_Neighbor', 'MPI_Ineighbor')) else \
+        ['    int rc = MPI_SUCCESS;\n']
     arrays = [p for p in params if p.array and p.base == 'int']
     for p in arrays:
         kind = 'MPI_Count' if p.name.endswith('counts') else 'MPI_Aint'
         out.append('    %s *%s_ = NULL;\n' % (kind, p.name))
-    out.append('    int rc = MPI_SUCCESS;\n')
     for p in arrays:
         side = 's' if p.name in ('sendcounts', 'sdispls') or (
             p.name == 'displs' and any(q.name == 'sendcounts' for q in params)) else 'r'
@@ -229,28 +249,38 @@ def widen(f, params):
     return out
 
 
+INCLUDES = {'coll': ['coll/algorithms.h', 'coll/inter.h'], 'topo': ['topo/neighbor.h']}
+
+
 def generate(functions, rows):
-    """{relative path: text}: coll/algorithm_table.h and coll/X.c for each collective."""
+    """{relative path: text}: M/algorithm_table.h for each module M (coll, topo) and M/X.c for
+    each collective X."""
     knobs = {t.name: t for t in tunables.load()}
     by_name = {f.name: f for f in functions}
-    table = load()
-    head = [HEADER, '/* The choice among each collective\'s algorithms (algorithms.tsv). */\n',
-            '#ifndef MICA_COLL_ALGORITHM_TABLE_H\n#define MICA_COLL_ALGORITHM_TABLE_H\n\n']
+    heads = {m: [HEADER, '/* The algorithms of the collectives of %s/ (src/coll/algorithms.tsv), '
+                 'their choice and\n * their checks. */\n' % m,
+                 '#ifndef MICA_%s_ALGORITHM_TABLE_H\n#define MICA_%s_ALGORITHM_TABLE_H\n\n'
+                 % (m.upper(), m.upper())] for m in INCLUDES}
     files = {}
-    for collective, algs in table.items():
-        head.append('mica_coll_build_fn mica_coll_build_%s;\n' % collective)
-        head.append('int mica_coll_run_%s(const mica_coll_args_t *a, mica_comm_t *comm);\n'
-                    % collective)
-        head.append('int mica_coll_check_%s(const mica_coll_args_t *a, mica_comm_t *comm);\n'
-                    % collective)
+    declared = set()
+    for collective, algs in load().items():
+        m = module(collective)
+        head = heads[m]
+        head.append('\nmica_coll_build_fn mica_%s_build_%s;\n' % (m, collective))
+        for what in ('run', 'check'):
+            head.append('int mica_%s_%s_%s(const mica_coll_args_t *a, mica_comm_t *comm);\n'
+                        % (m, what, collective))
         for alg in algs:
-            head.append('mica_coll_build_fn %s;\n' % alg.builder)
-            if alg.blocking:
-                head.append('int %s(const mica_coll_args_t *a, mica_comm_t *comm);\n'
-                            % alg.blocking)
+            for decl in ['mica_coll_build_fn %s;\n' % alg.builder] + (
+                    ['int %s(const mica_coll_args_t *a, mica_comm_t *comm);\n' % alg.blocking]
+                    if alg.blocking else []):
+                if decl not in declared:          # a family's forms share builders
+                    declared.add(decl)
+                    head.append(decl)
         text = [HEADER, '/* %s: the choice of its algorithm and its entry points. */\n'
-                % function_name(collective, '', ''), '#include <stdlib.h>\n\n#include "coll/algorithms.h"\n'
-                '#include "coll/inter.h"\n#include "core_api.h"\n\n']
+                % function_name(collective, '', ''), '#include <stdlib.h>\n\n']
+        text += ['#include "%s"\n' % h for h in INCLUDES[m]]
+        text.append('#include "core_api.h"\n\n')
         text += choice(collective, algs, knobs)
         text += runners(collective, algs)
         for prefix, form in FORMS:
@@ -261,8 +291,9 @@ def generate(functions, rows):
                 f.impl = rows.get(f.name)
                 if not f.impl or f.impl.mode != 'checked':
                     continue          # not implemented, or its binding calls the _c form
-                text += entry(collective, f, form, functions)
-        files['coll/%s.c' % collective] = ''.join(text)
-    head.append('\n#endif\n')
-    files['coll/algorithm_table.h'] = ''.join(head)
+                text += entry(collective, f, form)
+        files['%s/%s.c' % (m, collective)] = ''.join(text)
+    for m, head in heads.items():
+        head.append('\n#endif\n')
+        files['%s/algorithm_table.h' % m] = ''.join(head)
     return files

@@ -152,6 +152,22 @@ int mica_coll_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *count
     return MPI_SUCCESS;
 }
 
+int mica_coll_lookup_alltoallw(mica_coll_args_t *a, const MPI_Datatype *sendtypes,
+                               const MPI_Datatype *recvtypes, mica_type_t ***types)
+{
+    int ns = a->nsend, nr = a->nrecv, rc = MPI_SUCCESS;
+    mica_type_t **t = *types = malloc(((size_t)ns + nr + 1) * sizeof *t);
+    if (!t)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", ns + nr);
+    if (ns)
+        rc = mica_coll_lookup_types(ns, sendtypes, a->scounts, "sendtypes", t);
+    if (rc == MPI_SUCCESS && nr)
+        rc = mica_coll_lookup_types(nr, recvtypes, a->rcounts, "recvtypes", t + ns);
+    a->stypes = ns ? t : NULL;
+    a->rtypes = nr ? t + ns : NULL;
+    return rc;
+}
+
 /* --- widening the int arrays ---------------------------------------------------------------- */
 
 int mica_coll_widen(int nsend, const int *sc, const int *sd, int nrecv, const int *rc,

@@ -100,6 +100,12 @@ typedef struct mica_coll_args {
 } mica_coll_args_t;
 typedef void mica_coll_build_fn(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm);
 
+/* Alltoallw's datatype handles (a->nsend send types, a->nrecv receive types) looked up and
+ * checked into a->stypes and a->rtypes, which point into *types (malloc'd: free it, also after
+ * an error). */
+int mica_coll_lookup_alltoallw(mica_coll_args_t *a, const MPI_Datatype *sendtypes,
+                               const MPI_Datatype *recvtypes, mica_type_t ***types);
+
 /* Run the schedule of `build` from `a` to completion (a blocking collective; lock held): each
  * step is taken as the builder adds it, nothing is recorded; its messages carry `tag` (one of
  * enum mica_coll_tag; the _alt steps tag + 1). */

@@ -1,5 +1,5 @@
-/* The argument checks of the neighborhood collectives (neighbor.h), and the widening of the int
- * arrays of their MPI_X forms; the collectives themselves are neighbor_coll.c. */
+/* The argument checks of the neighborhood collectives (neighbor.h), one per collective for its
+ * three forms; the collectives themselves are neighbor_coll.c. */
 #include <stdlib.h>
 
 #include "coll/coll.h"
@@ -8,7 +8,7 @@
 
 /* --- argument checks ------------------------------------------------------------------------- */
 
-int mica_neighbor_check_bufs(const void *sendbuf, const void *recvbuf)
+static int check_bufs(const void *sendbuf, const void *recvbuf)
 {
     if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
         return mica_error(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which neighborhood collectives "
@@ -16,10 +16,10 @@ int mica_neighbor_check_bufs(const void *sendbuf, const void *recvbuf)
     return MPI_SUCCESS;
 }
 
-int mica_neighbor_check_types(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                              mica_type_t *recvtype)
+static int check_types(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
+                       mica_type_t *recvtype)
 {
-    int rc = mica_neighbor_check_bufs(sendbuf, recvbuf);
+    int rc = check_bufs(sendbuf, recvbuf);
     if (rc == MPI_SUCCESS)
         rc = mica_coll_check_type(sendtype, "sendtype");
     if (rc == MPI_SUCCESS)
@@ -27,8 +27,8 @@ int mica_neighbor_check_types(const void *sendbuf, mica_type_t *sendtype, const 
     return rc;
 }
 
-int mica_neighbor_check_v(int n, const MPI_Count *counts, const MPI_Aint *displs,
-                          const char *what, const char *dwhat)
+static int check_v(int n, const MPI_Count *counts, const MPI_Aint *displs, const char *what,
+                   const char *dwhat)
 {
     if (n == 0)                       /* no neighbors: the arrays may be NULL */
         return MPI_SUCCESS;
@@ -38,66 +38,49 @@ int mica_neighbor_check_v(int n, const MPI_Count *counts, const MPI_Aint *displs
     return rc;
 }
 
-int mica_neighbor_check_allgatherv(const void *sendbuf, mica_type_t *sendtype, const void *recvbuf,
-                                   const MPI_Count *recvcounts, const MPI_Aint *displs,
-                                   mica_type_t *recvtype, mica_comm_t *comm, int *nin)
+/* --- one check per collective, for its three forms (algorithms.tsv) ---------------------- */
+
+int mica_topo_check_neighbor_allgather(const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    int nout, rc = mica_neighbor_check_types(sendbuf, sendtype, recvbuf, recvtype);
+    (void)comm;
+    return check_types(a->sbuf, a->stype, a->rbuf, a->rtype);
+}
+
+int mica_topo_check_neighbor_alltoall(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)comm;
+    return check_types(a->sbuf, a->stype, a->rbuf, a->rtype);
+}
+
+int mica_topo_check_neighbor_allgatherv(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)comm;
+    int rc = check_types(a->sbuf, a->stype, a->rbuf, a->rtype);
     if (rc == MPI_SUCCESS)
-        rc = mica_topo_degrees(comm, nin, &nout);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(*nin, recvcounts, displs, "recvcounts", "displs");
+        rc = check_v(a->nrecv, a->rcounts, a->rdispls, "recvcounts", "displs");
     return rc;
 }
 
-int mica_neighbor_check_vv(mica_comm_t *comm, const MPI_Count *sendcounts,
-                           const MPI_Aint *sdispls, const MPI_Count *recvcounts,
-                           const MPI_Aint *rdispls, int *nin, int *nout)
+/* Both sides' counts and displacements. */
+static int check_vv(const mica_coll_args_t *a)
 {
-    int rc = mica_topo_degrees(comm, nin, nout);
+    int rc = check_v(a->nsend, a->scounts, a->sdispls, "sendcounts", "sdispls");
     if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(*nout, sendcounts, sdispls, "sendcounts", "sdispls");
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_v(*nin, recvcounts, rdispls, "recvcounts", "rdispls");
+        rc = check_v(a->nrecv, a->rcounts, a->rdispls, "recvcounts", "rdispls");
     return rc;
 }
 
-/* The datatype handles in[n] as objects in out[n], checked (in may be NULL when n is 0). */
-static int lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
-                        const char *what, mica_type_t **out)
+int mica_topo_check_neighbor_alltoallv(const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    return n == 0 ? MPI_SUCCESS : mica_coll_lookup_types(n, in, counts, what, out);
+    (void)comm;
+    int rc = check_types(a->sbuf, a->stype, a->rbuf, a->rtype);
+    return rc != MPI_SUCCESS ? rc : check_vv(a);
 }
 
-int mica_neighbor_check_alltoallw(const void *sendbuf, const MPI_Count *sendcounts,
-                                  const MPI_Aint *sdispls, const MPI_Datatype *sendtypes,
-                                  const void *recvbuf, const MPI_Count *recvcounts,
-                                  const MPI_Aint *rdispls, const MPI_Datatype *recvtypes,
-                                  mica_comm_t *comm, int *nin, int *nout, mica_type_t ***types)
+/* The datatypes are checked as mica_coll_lookup_alltoallw looks them up. */
+int mica_topo_check_neighbor_alltoallw(const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    *types = NULL;
-    int rc = mica_neighbor_check_bufs(sendbuf, recvbuf);
-    if (rc == MPI_SUCCESS)
-        rc = mica_neighbor_check_vv(comm, sendcounts, sdispls, recvcounts, rdispls, nin, nout);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_type_t **t = malloc(((size_t)*nin + *nout + 1) * sizeof *t);
-    if (!t)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", *nin + *nout);
-    rc = lookup_types(*nout, sendtypes, sendcounts, "sendtypes", t);
-    if (rc == MPI_SUCCESS)
-        rc = lookup_types(*nin, recvtypes, recvcounts, "recvtypes", t + *nout);
-    if (rc != MPI_SUCCESS)
-        free(t);
-    else
-        *types = t;
-    return rc;
-}
-
-int mica_neighbor_widen(mica_comm_t *comm, const int *sc, const int *sd, const int *rc,
-                        const int *rd, mica_coll_wide_t *w)
-{
-    *w = (mica_coll_wide_t){0};
-    int nin, nout, err = mica_topo_degrees(comm, &nin, &nout);
-    return err != MPI_SUCCESS ? err : mica_coll_widen(nout, sc, sd, nin, rc, rd, w);
+    (void)comm;
+    int rc = check_bufs(a->sbuf, a->rbuf);
+    return rc != MPI_SUCCESS ? rc : check_vv(a);
 }
