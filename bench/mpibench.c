@@ -3,6 +3,10 @@
  *   mpibench bandwidth streaming bandwidth with a window of sends    (2 ranks)
  *   mpibench barrier   time per MPI_Barrier                          (any ranks)
  *   mpibench allreduce time per MPI_Allreduce of 8 B and of 8 MiB    (any ranks)
+ *   mpibench bcast     time per MPI_Bcast of 8 B and of 8 MiB        (any ranks)
+ *   mpibench reduce    time per MPI_Reduce of 8 B and of 8 MiB       (any ranks)
+ *   mpibench gather    time per MPI_Gather of 8 B and of 64 KiB a rank (any ranks)
+ *   mpibench alltoall  time per MPI_Alltoall of 8 B and of 64 KiB a pair (any ranks)
  *   mpibench init      MPI_Init + MPI_Finalize only (start-up is timed from outside)
  * Rank 0 prints lines "name value unit". Each figure is the best of several repetitions, which
  * is the most repeatable statistic on a shared, oversubscribed machine. */
@@ -92,14 +96,37 @@ static double barrier(void *a)
     return t / iters;
 }
 
-struct ar { double *in, *out; int count, iters; };
-static double allreduce(void *a)
+/* A collective on `count` doubles (a block per rank for gather and alltoall). */
+struct coll { const char *name; double *in, *out; int count, iters; };
+
+static void one(struct coll *x)
 {
-    struct ar *x = a;
+    switch (x->name[0] == 'a' ? x->name[4] : x->name[0]) {
+    case 'e':                         /* allreduce */
+        MPI_Allreduce(x->in, x->out, x->count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case 'o':                         /* alltoall */
+        MPI_Alltoall(x->in, x->count, MPI_DOUBLE, x->out, x->count, MPI_DOUBLE, MPI_COMM_WORLD);
+        break;
+    case 'b':
+        MPI_Bcast(x->in, x->count, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        break;
+    case 'r':
+        MPI_Reduce(x->in, x->out, x->count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        break;
+    case 'g':
+        MPI_Gather(x->in, x->count, MPI_DOUBLE, x->out, x->count, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        break;
+    }
+}
+
+static double collective(void *a)
+{
+    struct coll *x = a;
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
     for (int i = 0; i < x->iters; i++)
-        MPI_Allreduce(x->in, x->out, x->count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        one(x);
     t = MPI_Wtime() - t;
     MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     return t / x->iters;
@@ -132,14 +159,16 @@ int main(int argc, char **argv)
         double v = best_of(5, barrier, &iters);
         if (rank == 0)
             printf("barrier_%dranks %.3f us\n", size, v * 1e6);
-    } else if (!strcmp(what, "allreduce")) {
-        int counts[] = {1, 1 << 20};
+    } else if (strcmp(what, "init")) {
+        int blocks = !strcmp(what, "gather") || !strcmp(what, "alltoall");
+        int counts[] = {1, blocks ? 8192 : 1 << 20};
         for (int k = 0; k < 2; k++) {
-            struct ar x = {calloc(counts[k], 8), calloc(counts[k], 8), counts[k], 3};
-            x.iters = iterations(allreduce(&x), 0.2, k ? 10 : 5000);
-            double v = best_of(5, allreduce, &x);
+            size_t n = (size_t)counts[k] * (blocks ? size : 1);
+            struct coll x = {what, calloc(n, 8), calloc(n, 8), counts[k], 3};
+            x.iters = iterations(collective(&x), 0.2, k ? 10 : 5000);
+            double v = best_of(5, collective, &x);
             if (rank == 0)
-                printf("allreduce_%dB_%dranks %.3f us\n", counts[k] * 8, size, v * 1e6);
+                printf("%s_%dB_%dranks %.3f us\n", what, counts[k] * 8, size, v * 1e6);
             free(x.in);
             free(x.out);
         }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compare Mica with MPICH and Open MPI (Debian's packages) in one run.
 
-  bench/run.py [--quick] [BENCH...]   BENCH: latency bandwidth barrier allreduce startup
+  bench/run.py [--quick] [BENCH...]   BENCH: latency bandwidth barrier allreduce bcast reduce
+                                      gather alltoall startup
 
 Builds bench/mpibench.c with each MPI's compiler, runs every benchmark with each MPI in turn
 (interleaved, so they share the machine's state), and prints each figure side by side with
@@ -29,6 +30,10 @@ BENCHES = {  # name: (process counts, arguments)
     'bandwidth': ([2], ['bandwidth']),
     'barrier': ([2, 4, 8], ['barrier']),
     'allreduce': ([4], ['allreduce']),
+    'bcast': ([4], ['bcast']),
+    'reduce': ([4], ['reduce']),
+    'gather': ([4], ['gather']),
+    'alltoall': ([4], ['alltoall']),
 }
 
 
