@@ -1,7 +1,7 @@
 /* np: 1 */
 /* MPI_Dims_create: the standard's examples, fixed entries, errors for impossible input, and
  * against a brute-force search: the result is a nonincreasing factorization whose largest
- * and smallest free dimensions are as close as any factorization allows. */
+ * and smallest free dimensions are as close as any factorization allows; ties as MPICH. */
 #include <mpi.h>
 #include <string.h>
 
@@ -82,6 +82,11 @@ int main(int argc, char **argv)
     expect(1000000, 2, (int[]){0, 0}, (int[]){1000, 1000});
     expect(2147483647, 2, (int[]){0, 0}, (int[]){2147483647, 1});   /* a prime */
     expect(1 << 30, 3, (int[]){0, 0, 0}, (int[]){1024, 1024, 1024});
+    /* Equal spreads: MPICH's choice (the largest dimensions, then the most even between). */
+    expect(5040, 3, (int[]){0, 0, 0}, (int[]){21, 16, 15});   /* not 20 18 14 */
+    expect(360, 3, (int[]){0, 0, 0}, (int[]){10, 6, 6});      /* not 9 8 5 */
+    expect(2520, 4, (int[]){0, 0, 0, 0}, (int[]){10, 7, 6, 6});
+    expect(20, 4, (int[]){0, 0, 0, 0}, (int[]){5, 2, 2, 1});  /* not 5 4 1 1 */
     /* Fixed entries stay; the free ones share what is left. */
     expect(12, 3, (int[]){0, 0, 2}, (int[]){3, 2, 2});
     expect(12, 3, (int[]){2, 0, 0}, (int[]){2, 3, 2});
