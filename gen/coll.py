@@ -95,35 +95,34 @@ def tunable(collective, algs, knobs):
 
 def choice(collective, algs, knobs):
     """static int choose(a, comm): the index of the algorithm to run."""
-    out = ['/* The algorithm for these arguments: the first of the table whose requires and when\n'
-           ' * hold, or the one MICA_%s_ALGORITHM forces where its requires holds. */\n'
-           % collective.upper(),
-           'static int choose(const mica_coll_args_t *a, mica_comm_t *comm)\n{\n']
-    used = False
+    head = ['/* The algorithm for these arguments: the first of the table whose requires and when\n'
+            ' * hold, or the one MICA_%s_ALGORITHM forces where its requires holds. */\n'
+            % collective.upper(),
+            'static int choose(const mica_coll_args_t *a, mica_comm_t *comm)\n{\n']
+    body = []
     if len(algs) > 1:
         t = tunable(collective, algs, knobs)
-        out.append('    switch (mica_tunables.%s) {\n' % t.field)
+        body.append('    switch (mica_tunables.%s) {\n' % t.field)
         for i, alg in enumerate(algs):
-            out.append('    case MICA_TUNABLE_%s_%s:\n' % (t.name, alg.name.upper()))
+            body.append('    case MICA_TUNABLE_%s_%s:\n' % (t.name, alg.name.upper()))
             if alg.requires:
-                out.append('        if (%s)\n            return %d;\n        break;\n'
-                           % (expression(alg.requires, knobs), i))
+                body.append('        if (%s)\n            return %d;\n        break;\n'
+                            % (expression(alg.requires, knobs), i))
             else:
-                out.append('        return %d;\n' % i)
-        out.append('    }\n')
-        used = True
+                body.append('        return %d;\n' % i)
+        body.append('    }\n')
     for i, alg in enumerate(algs[:-1]):
         conds = [expression(c, knobs) for c in (alg.requires, alg.when) if c]
         if conds:
-            out.append('    if (%s)\n        return %d;\n' % (' && '.join(conds), i))
-            used = True
+            body.append('    if (%s)\n        return %d;\n' % (' && '.join(conds), i))
     last = algs[-1]
     if last.requires or last.when:
         raise SystemExit('algorithms.tsv: the last algorithm of %s must hold always' % collective)
-    if not used:
-        out.append('    (void)a, (void)comm;\n')
-    out.append('    return %d;\n}\n' % (len(algs) - 1))
-    return out
+    body.append('    return %d;\n}\n' % (len(algs) - 1))
+    unused = [v for v in ('a', 'comm') if not re.search(r'\b%s\b' % v, ''.join(body))]
+    if unused:
+        head.append('    %s;\n' % ', '.join('(void)%s' % v for v in unused))
+    return head + body
 
 
 def runners(collective, algs):
@@ -191,17 +190,10 @@ def entry(collective, f, form):
     out = ['\nint %s(%s)\n{\n' % (f.core_name, bindings.core_params(f, 'checked'))]
     if not f.name.endswith('_c') and sides(f):
         return out + widen(f, params) + ['}\n']
-    if m == 'coll':                   # the intercommunicator forms
-        out.append('    if (comm->inter)\n')
-        if form == 'BLOCKING':
-            out.append('        return mica_inter_%s(%s);\n'
-                       % (collective, ', '.join(p.name for p in params)))
-        else:
-            name = f.name[:-2] if f.name.endswith('_c') else f.name
-            out.append('        return mica_coll_inter_not_yet("%s");\n' % name)
-        out.append('    int rc;\n')
-    else:
+    if m == 'topo':
         out += degrees()
+    else:
+        out.append('    int rc;\n')
     if any(p.name == 'info' for p in params):
         out.append('    (void)info;                       /* no hints yet */\n')
     fields = ['.%s = %s' % (field_of(f, p), p.name) for p in params
@@ -209,18 +201,36 @@ def entry(collective, f, form):
     out.append('    mica_coll_args_t a = {%s};\n' % ', '.join(fields))
     for s in sides(f):
         out.append('    a.n%s = %s;\n' % ({'s': 'send', 'r': 'recv'}[s], array_length(f, s)))
-    out.append('    rc = mica_%s_check_%s(&a, comm);\n' % (m, collective))
     types = any(p.name == 'sendtypes' for p in params)
     if types:                         # alltoallw's datatypes come as handles
         out.append('    mica_type_t **types_ = NULL;\n')
-        out.append('    if (rc == MPI_SUCCESS)\n'
-                   '        rc = mica_coll_lookup_alltoallw(&a, sendtypes, recvtypes, &types_);\n')
+    if types and m == 'coll':         # looked up for both forms: the inter one checks nothing
+        out.append('    rc = mica_coll_lookup_alltoallw(&a, sendtypes, recvtypes, &types_);\n')
+    if m == 'coll':                   # the intercommunicator forms
+        name = f.name[:-2] if f.name.endswith('_c') else f.name
+        inter = ('mica_inter_%s(&a, comm)' % collective if form == 'BLOCKING'
+                 else 'mica_coll_inter_not_yet("%s")' % name)
+        if types:
+            out.append('    if (rc == MPI_SUCCESS && comm->inter)\n        rc = %s;\n'
+                       '    else if (rc == MPI_SUCCESS)\n'
+                       '        rc = mica_coll_check_%s(&a, comm);\n' % (inter, collective))
+            out.append('    if (rc == MPI_SUCCESS && !comm->inter)\n')
+        else:
+            out.append('    if (comm->inter)\n        return %s;\n' % inter)
+            out.append('    rc = mica_coll_check_%s(&a, comm);\n' % collective)
+            out.append('    if (rc == MPI_SUCCESS)\n')
+    else:
+        out.append('    rc = mica_%s_check_%s(&a, comm);\n' % (m, collective))
+        if types:
+            out.append('    if (rc == MPI_SUCCESS)\n'
+                       '        rc = mica_coll_lookup_alltoallw(&a, sendtypes, recvtypes, &types_);\n')
+        out.append('    if (rc == MPI_SUCCESS)\n')
     if form == 'BLOCKING':
         launch = 'mica_coll_run_locked(mica_%s_run_%s, &a, comm)' % (m, collective)
     else:
         launch = 'mica_coll_launch(MICA_COLL_%s, 0, mica_%s_build_%s, &a, comm, request)' % (
             form, m, collective)
-    out.append('    if (rc == MPI_SUCCESS)\n        rc = %s;\n' % launch)
+    out.append('        rc = %s;\n' % launch)
     if types:
         out.append('    free(types_);\n')
     out.append('    return rc;\n}\n')

@@ -1,132 +1,47 @@
-/* MPI_Allgather and MPI_Allgatherv, in the receive buffer itself (own block first):
- *  - power-of-two sizes: recursive doubling, log2 p exchanges, each of the blocks gathered so
- *    far (they are adjacent in the buffer, so one message of the receive type);
- *  - otherwise, and for Allgatherv: a ring, p - 1 steps passing each block on to the right. */
-#include <stdlib.h>
+/* MPI_Allgather and MPI_Allgatherv (algorithms.tsv), in the receive buffer itself, our own
+ * block copied in first:
+ *  - recursive doubling (power-of-two sizes, one count): log2 p exchanges, each of the blocks
+ *    gathered so far (adjacent in the buffer, so one message of the receive type);
+ *  - ring (any size, the v form too): p - 1 steps passing each block on to the right. */
+#include "coll/algorithms.h"
 
-#include "coll/coll.h"
-#include "coll/inter.h"
-#include "core/errors.h"
-#include "core/progress.h"
-#include "core_api.h"
+/* Our block into its place (unless it is there already: MPI_IN_PLACE). */
+static void own_block(mica_sched_t *s, const mica_coll_args_t *a, int rank)
+{
+    MPI_Count n;
+    void *at = mica_coll_block(a->rbuf, a->rcount, a->rcounts, a->rdispls, a->rtype, rank, &n);
+    if (a->sbuf != MPI_IN_PLACE)
+        mica_sched_copy(s, a->sbuf, a->scount, a->stype, at, n, a->rtype);
+}
 
-/* Block i: counts[i] elements at element displs[i] (counts NULL: rcount at i * rcount). */
-#define BLOCK_N(i) (counts ? counts[i] : rcount)
-#define BLOCK_AT(i) mica_coll_at(rbuf, counts ? displs[i] : (MPI_Count)(i) * rcount, rtype)
-
-static int ring(void *rbuf, MPI_Count rcount, const MPI_Count *counts, const MPI_Aint *displs,
-                mica_type_t *rtype, mica_comm_t *comm, int tag)
+void mica_coll_allgather_ring(mica_sched_t *s, const mica_coll_args_t *a, mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank;
     int left = (rank - 1 + size) % size, right = (rank + 1) % size;
+    own_block(s, a, rank);
     for (int i = 0; i < size - 1; i++) {
         int sb = (rank - i + size) % size, rb = (rank - i - 1 + size) % size;
-        int rc = mica_coll_sendrecv(BLOCK_AT(sb), BLOCK_N(sb), rtype, right, BLOCK_AT(rb),
-                                    BLOCK_N(rb), rtype, left, tag, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
+        MPI_Count sn, rn;
+        void *sat = mica_coll_block(a->rbuf, a->rcount, a->rcounts, a->rdispls, a->rtype, sb, &sn);
+        void *rat = mica_coll_block(a->rbuf, a->rcount, a->rcounts, a->rdispls, a->rtype, rb, &rn);
+        mica_sched_recv(s, rat, rn, a->rtype, left);
+        mica_sched_send(s, sat, sn, a->rtype, right);
+        mica_sched_barrier(s);
     }
-    return MPI_SUCCESS;
 }
 
-static int doubling(void *rbuf, MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm, int tag)
+void mica_coll_allgather_recursive_doubling(mica_sched_t *s, const mica_coll_args_t *a,
+                                            mica_comm_t *comm)
 {
     int size = comm->size, rank = comm->rank;
+    MPI_Count count = a->rcount;
+    own_block(s, a, rank);
     for (int mask = 1; mask < size; mask <<= 1) {
-        int peer = rank ^ mask;
-        int mine = rank & ~(mask - 1), theirs = peer & ~(mask - 1);
-        int rc = mica_coll_sendrecv(mica_coll_at(rbuf, (MPI_Count)mine * rcount, rtype),
-                                    mask * rcount, rtype, peer,
-                                    mica_coll_at(rbuf, (MPI_Count)theirs * rcount, rtype),
-                                    mask * rcount, rtype, peer, tag, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
+        int peer = rank ^ mask, mine = rank & ~(mask - 1), theirs = peer & ~(mask - 1);
+        mica_sched_recv(s, mica_coll_at(a->rbuf, theirs * count, a->rtype), mask * count,
+                        a->rtype, peer);
+        mica_sched_send(s, mica_coll_at(a->rbuf, mine * count, a->rtype), mask * count, a->rtype,
+                        peer);
+        mica_sched_barrier(s);
     }
-    return MPI_SUCCESS;
-}
-
-int mica_coll_allgather_tag_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype,
-                                   void *rbuf, MPI_Count rcount, mica_type_t *rtype,
-                                   mica_comm_t *comm, int tag)
-{
-    const MPI_Count *counts = NULL;
-    const MPI_Aint *displs = NULL;
-    int size = comm->size;
-    if (sbuf != MPI_IN_PLACE)
-        mica_type_copy(sbuf, scount, stype, BLOCK_AT(comm->rank), rcount, rtype);
-    if (size == 1)
-        return MPI_SUCCESS;
-    if ((size & (size - 1)) == 0)
-        return doubling(rbuf, rcount, rtype, comm, tag);
-    return ring(rbuf, rcount, NULL, NULL, rtype, comm, tag);
-}
-
-int mica_coll_allgather_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                               MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm)
-{
-    return mica_coll_allgather_tag_locked(sbuf, scount, stype, rbuf, rcount, rtype, comm,
-                                          MICA_TAG_ALLGATHER);
-}
-
-int mica_coll_allgatherv_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                                const MPI_Count *counts, const MPI_Aint *displs, mica_type_t *rtype,
-                                mica_comm_t *comm)
-{
-    MPI_Count rcount = 0;
-    if (sbuf != MPI_IN_PLACE)
-        mica_type_copy(sbuf, scount, stype, BLOCK_AT(comm->rank), BLOCK_N(comm->rank), rtype);
-    return ring(rbuf, rcount, counts, displs, rtype, comm, MICA_TAG_ALLGATHER);
-}
-
-int mica_allgather_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
-                     void *recvbuf, MPI_Count recvcount, mica_type_t *recvtype, mica_comm_t *comm)
-{
-    if (comm->inter)
-        return mica_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                    comm);
-    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_lock();
-    rc = mica_coll_allgather_locked(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                    comm);
-    mica_unlock();
-    return rc;
-}
-
-int mica_allgatherv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendtype,
-                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                      mica_type_t *recvtype, mica_comm_t *comm)
-{
-    if (comm->inter)
-        return mica_inter_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                     recvtype, comm);
-    int rc = mica_coll_check_all(sendbuf, sendtype, recvbuf, recvtype);
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_check_counts(comm->size, recvcounts, "recvcounts");
-    if (rc == MPI_SUCCESS && !displs)
-        rc = mica_error(MPI_ERR_ARG, "displs is NULL");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_lock();
-    rc = mica_coll_allgatherv_locked(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                     recvtype, comm);
-    mica_unlock();
-    return rc;
-}
-
-int mica_allgatherv(const void *sendbuf, int sendcount, mica_type_t *sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], mica_type_t *recvtype,
-                    mica_comm_t *comm)
-{
-    MPI_Count *c;
-    MPI_Aint *d = NULL;
-    int rc = mica_coll_widen_counts(comm->remote_size, recvcounts, &c);
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_widen_displs(comm->remote_size, displs, &d);
-    if (rc == MPI_SUCCESS)
-        rc = mica_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, c, d, recvtype, comm);
-    free(c);
-    free(d);
-    return rc;
 }

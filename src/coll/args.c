@@ -91,45 +91,6 @@ int mica_coll_check_v(const MPI_Count *counts, const void *displs, int n, const 
     return rc;
 }
 
-int mica_coll_check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
-                              const MPI_Aint *sdispls, const MPI_Count *recvcounts,
-                              const MPI_Aint *rdispls, int n)
-{
-    int rc = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE)
-        rc = mica_coll_check_v(sendcounts, sdispls, n, "sendcounts", "sdispls");
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_check_v(recvcounts, rdispls, n, "recvcounts", "rdispls");
-    return rc;
-}
-
-int mica_coll_check_alltoallw(const void *sendbuf, const MPI_Count *sendcounts,
-                              const MPI_Aint *sdispls, const MPI_Datatype *sendtypes,
-                              const void *recvbuf, const MPI_Count *recvcounts,
-                              const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, int n,
-                              mica_type_t ***types)
-{
-    *types = NULL;
-    int rc = MPI_SUCCESS;             /* the datatypes are checked as they are looked up */
-    if (recvbuf == MPI_IN_PLACE)
-        rc = mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
-    if (rc == MPI_SUCCESS)
-        rc = mica_coll_check_alltoallv(sendbuf, sendcounts, sdispls, recvcounts, rdispls, n);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    mica_type_t **t = malloc(2 * (size_t)n * sizeof *t);
-    if (!t)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d datatypes", 2 * n);
-    rc = mica_coll_lookup_types(n, recvtypes, recvcounts, "recvtypes", t + n);
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = mica_coll_lookup_types(n, sendtypes, sendcounts, "sendtypes", t);
-    if (rc != MPI_SUCCESS)
-        free(t);
-    else
-        *types = t;
-    return rc;
-}
-
 /* Alltoallw's datatype arrays come as handles: look each one up and check it. */
 int mica_coll_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
                            const char *what, mica_type_t **out)
@@ -169,41 +130,6 @@ int mica_coll_lookup_alltoallw(mica_coll_args_t *a, const MPI_Datatype *sendtype
 }
 
 /* --- widening the int arrays ---------------------------------------------------------------- */
-
-int mica_coll_widen(int nsend, const int *sc, const int *sd, int nrecv, const int *rc,
-                    const int *rd, mica_coll_wide_t *w)
-{
-    *w = (mica_coll_wide_t){0};
-    int err = mica_coll_widen_counts(nsend, sc, &w->sc);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_displs(nsend, sd, &w->sd);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_counts(nrecv, rc, &w->rc);
-    if (err == MPI_SUCCESS)
-        err = mica_coll_widen_displs(nrecv, rd, &w->rd);
-    return err;
-}
-
-int mica_coll_widen_alltoall(int n, const void *sendbuf, const int *sc, const int *sd,
-                             const int *rc, const int *rd, mica_coll_wide_t *w)
-{
-    int in_place = sendbuf == MPI_IN_PLACE;
-    return mica_coll_widen(n, in_place ? NULL : sc, in_place ? NULL : sd, n, rc, rd, w);
-}
-
-void mica_coll_wide_free(mica_coll_wide_t *w)
-{
-    free(w->sc), free(w->sd), free(w->rc), free(w->rd);
-}
-
-int mica_coll_block_counts(int n, MPI_Count count, MPI_Count **out)
-{
-    if (!(*out = malloc((n > 0 ? (size_t)n : 1) * sizeof **out)))
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d counts", n);
-    for (int i = 0; i < n; i++)
-        (*out)[i] = count;
-    return MPI_SUCCESS;
-}
 
 int mica_coll_widen_counts(int n, const int *in, MPI_Count **out)
 {
@@ -264,4 +190,99 @@ int mica_coll_check_allreduce(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     (void)comm;
     return mica_coll_check_reduction(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, 1);
+}
+
+int mica_coll_check_gather(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return mica_coll_check_rooted(a->sbuf, a->stype, a->rbuf, a->rtype, a->root, comm, 1);
+}
+
+int mica_coll_check_gatherv(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    int rc = mica_coll_check_gather(a, comm);
+    if (rc == MPI_SUCCESS && comm->rank == a->root)
+        rc = mica_coll_check_v(a->rcounts, a->rdispls, a->nrecv, "recvcounts", "displs");
+    return rc;
+}
+
+int mica_coll_check_scatter(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return mica_coll_check_rooted(a->sbuf, a->stype, a->rbuf, a->rtype, a->root, comm, 0);
+}
+
+int mica_coll_check_scatterv(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    int rc = mica_coll_check_scatter(a, comm);
+    if (rc == MPI_SUCCESS && comm->rank == a->root)
+        rc = mica_coll_check_v(a->scounts, a->sdispls, a->nsend, "sendcounts", "displs");
+    return rc;
+}
+
+int mica_coll_check_allgather(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)comm;
+    return mica_coll_check_all(a->sbuf, a->stype, a->rbuf, a->rtype);
+}
+
+int mica_coll_check_allgatherv(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    int rc = mica_coll_check_allgather(a, comm);
+    return rc != MPI_SUCCESS ? rc : mica_coll_check_v(a->rcounts, a->rdispls, a->nrecv,
+                                                      "recvcounts", "displs");
+}
+
+int mica_coll_check_alltoall(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)comm;
+    return mica_coll_check_all(a->sbuf, a->stype, a->rbuf, a->rtype);
+}
+
+/* Both sides' arrays (the send side's are ignored with MPI_IN_PLACE: nsend is 0 then). */
+static int check_both_v(const mica_coll_args_t *a)
+{
+    int rc = MPI_SUCCESS;
+    if (a->sbuf != MPI_IN_PLACE)
+        rc = mica_coll_check_v(a->scounts, a->sdispls, a->nsend, "sendcounts", "sdispls");
+    return rc != MPI_SUCCESS ? rc : mica_coll_check_v(a->rcounts, a->rdispls, a->nrecv,
+                                                      "recvcounts", "rdispls");
+}
+
+int mica_coll_check_alltoallv(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    int rc = mica_coll_check_alltoall(a, comm);
+    return rc != MPI_SUCCESS ? rc : check_both_v(a);
+}
+
+/* The datatypes are checked as mica_coll_lookup_alltoallw looks them up. */
+int mica_coll_check_alltoallw(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)comm;
+    if (a->rbuf == MPI_IN_PLACE)
+        return mica_error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE: only sendbuf may be");
+    return check_both_v(a);
+}
+
+int mica_coll_check_reduce_scatter(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    int rc = mica_coll_check_counts(a->nrecv, a->rcounts, "recvcounts");
+    MPI_Count mine = rc == MPI_SUCCESS ? a->rcounts[comm->rank] : 0;
+    return rc != MPI_SUCCESS ? rc : mica_coll_check_reduction(a->sbuf, a->rbuf, mine, a->rtype,
+                                                              a->op, 1);
+}
+
+int mica_coll_check_reduce_scatter_block(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)comm;
+    return mica_coll_check_reduction(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, 1);
+}
+
+int mica_coll_check_scan(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)comm;
+    return mica_coll_check_reduction(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, 1);
+}
+
+int mica_coll_check_exscan(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return mica_coll_check_scan(a, comm);
 }

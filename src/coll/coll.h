@@ -1,9 +1,4 @@
-/* Collectives: the blocking collectives callable inside the library, and the helpers they share.
- *
- * Two internal APIs: mica_X_c and mica_X (core_api.h) are the core entry points the MPI
- * bindings call: they check the arguments, switch to the intercommunicator forms and take the
- * big lock. mica_coll_X_locked (below) are for the library itself: the caller holds the big lock
- * and the arguments are trusted.
+/* Collectives: the helpers the algorithms share (the algorithms themselves: algorithms.h).
  *
  * Every message of a collective travels on the communicator's collective context, with one
  * internal tag per collective: blocking collectives are called in the same order by every
@@ -38,45 +33,6 @@ static inline int mica_coll_group_tag(int tag)
     return MPI_ANY_TAG - 1 - (tag & 0x3fffffff);
 }
 
-/* Algorithm switch points: mica_tunables (src/core/tunables.tsv), MICA_<NAME> overrides each. */
-
-/* --- the blocking collectives, with the lock held ------------------------------------------- */
-
-int mica_coll_gather_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                            MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm);
-int mica_coll_gatherv_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                             const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
-                             int root, mica_comm_t *comm);
-int mica_coll_scatter_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                             MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm);
-int mica_coll_scatterv_locked(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
-                              mica_type_t *stype, void *rbuf, MPI_Count rcount, mica_type_t *rtype,
-                              int root, mica_comm_t *comm);
-int mica_coll_allgather_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                               MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm);
-/* The same with another tag: for MPI_Comm_create_group, which runs among some processes of a
- * communicator, on its collective context with mica_coll_group_tag(tag). */
-int mica_coll_allgather_tag_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype,
-                                   void *rbuf, MPI_Count rcount, mica_type_t *rtype,
-                                   mica_comm_t *comm, int tag);
-int mica_coll_allgatherv_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                                const MPI_Count *rcounts, const MPI_Aint *displs,
-                                mica_type_t *rtype, mica_comm_t *comm);
-int mica_coll_alltoall_locked(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                              MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm);
-int mica_coll_alltoallv_locked(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
-                               mica_type_t *stype, void *rbuf, const MPI_Count *rcounts,
-                               const MPI_Aint *rdispls, mica_type_t *rtype, mica_comm_t *comm);
-/* Alltoallw: displacements in bytes, a datatype per peer. */
-int mica_coll_alltoallw_locked(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
-                               mica_type_t *const *stypes, void *rbuf, const MPI_Count *rcounts,
-                               const MPI_Aint *rdispls, mica_type_t *const *rtypes,
-                               mica_comm_t *comm);
-int mica_coll_reduce_scatter_locked(const void *sbuf, void *rbuf, const MPI_Count *rcounts,
-                                    mica_type_t *type, mica_op_t *op, mica_comm_t *comm);
-int mica_coll_scan_locked(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                          mica_op_t *op, mica_comm_t *comm, int exclusive);
-
 /* --- helpers -------------------------------------------------------------------------------- */
 
 /* Nonblocking point-to-point on the collective context (lock held). */
@@ -89,6 +45,16 @@ int mica_coll_irecv(void *buf, MPI_Count count, mica_type_t *type, int source, i
 static inline void *mica_coll_at(const void *buf, MPI_Count i, const mica_type_t *type)
 {
     return (char *)buf + (MPI_Aint)i * type->extent;
+}
+
+/* Block i of a rooted or all-to-all buffer of one datatype: counts[i] elements at element
+ * displs[i], or (counts NULL) `count` elements at i * count; its count in *n. */
+static inline void *mica_coll_block(const void *buf, MPI_Count count, const MPI_Count *counts,
+                                    const MPI_Aint *displs, const mica_type_t *type, int i,
+                                    MPI_Count *n)
+{
+    *n = counts ? counts[i] : count;
+    return mica_coll_at(buf, counts ? displs[i] : (MPI_Count)i * count, type);
 }
 
 /* A temporary buffer for `count` elements of `type`, laid out as a user buffer would be: the
@@ -115,32 +81,6 @@ int mica_coll_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Coun
 /* n counts (none negative) and displacements (not NULL). */
 int mica_coll_check_v(const MPI_Count *counts, const void *displs, int n, const char *cname,
                       const char *dname);
-int mica_coll_check_alltoallv(const void *sendbuf, const MPI_Count *sendcounts,
-                              const MPI_Aint *sdispls, const MPI_Count *recvcounts,
-                              const MPI_Aint *rdispls, int n);
-/* Alltoallw's checks (n blocks a side), then its datatypes looked up into *types (malloc'd:
- * the n send types, unset at MPI_IN_PLACE, then the n receive types; NULL on error). */
-int mica_coll_check_alltoallw(const void *sendbuf, const MPI_Count *sendcounts,
-                              const MPI_Aint *sdispls, const MPI_Datatype *sendtypes,
-                              const void *recvbuf, const MPI_Count *recvcounts,
-                              const MPI_Aint *rdispls, const MPI_Datatype *recvtypes, int n,
-                              mica_type_t ***types);
-
-/* The int count and displacement arrays of an MPI_X form widened for its MPI_X_c form: nsend
- * of each send array, nrecv of each receive array (a NULL array stays NULL). Free them with
- * mica_coll_wide_free, also after an error. */
-typedef struct {
-    MPI_Count *sc, *rc;
-    MPI_Aint *sd, *rd;
-} mica_coll_wide_t;
-int mica_coll_widen(int nsend, const int *sc, const int *sd, int nrecv, const int *rc,
-                    const int *rd, mica_coll_wide_t *w);
-/* Alltoallv's and alltoallw's: n a side, the send side's left NULL at MPI_IN_PLACE. */
-int mica_coll_widen_alltoall(int n, const void *sendbuf, const int *sc, const int *sd,
-                             const int *rc, const int *rd, mica_coll_wide_t *w);
-void mica_coll_wide_free(mica_coll_wide_t *w);
-/* The counts of a _block form: n times count in *out (malloc'd; NULL on error). */
-int mica_coll_block_counts(int n, MPI_Count count, MPI_Count **out);
 
 /* The datatypes of MPI_Alltoallw's `what` (sendtypes, recvtypes) as objects in out[n]: each must
  * be committed, except where its count is zero (then any handle goes, and MPI_BYTE stands in). */

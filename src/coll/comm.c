@@ -3,6 +3,7 @@
  * and split. */
 #include <stdlib.h>
 
+#include "coll/algorithms.h"
 #include "coll/coll.h"
 #include "coll/comm.h"
 #include "core/errors.h"

@@ -16,7 +16,6 @@
 
 #include "coll/algorithms.h"
 #include "coll/inter.h"
-#include "coll/nbc.h"
 #include "core/errors.h"
 #include "core/progress.h"
 
@@ -104,7 +103,7 @@ static int exchange(mica_comm_t *comm, int tag, const void *sbuf, const blocks_t
 
 /* --- barrier, bcast, reduce, allreduce -------------------------------------------------------- */
 
-int mica_inter_barrier(mica_comm_t *comm)
+static int inter_barrier(mica_comm_t *comm)
 {
     mica_lock();
     int rc = mica_coll_barrier_locked(comm->local);
@@ -116,7 +115,7 @@ int mica_inter_barrier(mica_comm_t *comm)
     return rc;
 }
 
-int mica_inter_bcast(void *buf, MPI_Count count, mica_type_t *type, int root, mica_comm_t *comm)
+static int inter_bcast(void *buf, MPI_Count count, mica_type_t *type, int root, mica_comm_t *comm)
 {
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
@@ -147,8 +146,8 @@ static int reduce_local(const void *sbuf, MPI_Count count, mica_type_t *type, mi
     return mica_coll_reduce_locked(sbuf, *result, count, type, op, 0, comm->local);
 }
 
-int mica_inter_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                      mica_op_t *op, int root, mica_comm_t *comm)
+static int inter_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
+                        mica_op_t *op, int root, mica_comm_t *comm)
 {
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
@@ -171,8 +170,8 @@ int mica_inter_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t
     return rc;
 }
 
-int mica_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
-                         mica_op_t *op, mica_comm_t *comm)
+static int inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type_t *type,
+                           mica_op_t *op, mica_comm_t *comm)
 {
     int rc = check_reduction(sbuf, rbuf, op, type);
     if (rc != MPI_SUCCESS)
@@ -228,28 +227,28 @@ static int rooted(const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
     return rc;
 }
 
-int mica_inter_gather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                      MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm)
+static int inter_gather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                        MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm)
 {
     return rooted(sbuf, scount, NULL, stype, rbuf, rcount, NULL, rtype, NULL, root, comm, 1, 0);
 }
 
-int mica_inter_gatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                       const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
-                       int root, mica_comm_t *comm)
+static int inter_gatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                         const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
+                         int root, mica_comm_t *comm)
 {
     return rooted(sbuf, scount, NULL, stype, rbuf, 0, rcounts, rtype, displs, root, comm, 1, 1);
 }
 
-int mica_inter_scatter(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                       MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm)
+static int inter_scatter(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                         MPI_Count rcount, mica_type_t *rtype, int root, mica_comm_t *comm)
 {
     return rooted(sbuf, scount, NULL, stype, rbuf, rcount, NULL, rtype, NULL, root, comm, 0, 0);
 }
 
-int mica_inter_scatterv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
-                        mica_type_t *stype, void *rbuf, MPI_Count rcount, mica_type_t *rtype,
-                        int root, mica_comm_t *comm)
+static int inter_scatterv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
+                          mica_type_t *stype, void *rbuf, MPI_Count rcount, mica_type_t *rtype,
+                          int root, mica_comm_t *comm)
 {
     return rooted(sbuf, 0, scounts, stype, rbuf, rcount, NULL, rtype, displs, root, comm, 0, 1);
 }
@@ -283,16 +282,16 @@ static int all_blocks(const void *sbuf, MPI_Count scount, const MPI_Count *scoun
     return rc;
 }
 
-int mica_inter_allgather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                         MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm)
+static int inter_allgather(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                           MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm)
 {
     return all_blocks(sbuf, scount, NULL, NULL, stype, 1, rbuf, rcount, NULL, NULL, rtype,
                       MICA_TAG_ALLGATHER, comm);
 }
 
-int mica_inter_allgatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                          const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
-                          mica_comm_t *comm)
+static int inter_allgatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                            const MPI_Count *rcounts, const MPI_Aint *displs, mica_type_t *rtype,
+                            mica_comm_t *comm)
 {
     int rc = mica_coll_check_v(rcounts, displs, comm->remote_size, "recvcounts", "displs");
     if (rc != MPI_SUCCESS)
@@ -301,30 +300,31 @@ int mica_inter_allgatherv(const void *sbuf, MPI_Count scount, mica_type_t *stype
                       MICA_TAG_ALLGATHER, comm);
 }
 
-int mica_inter_alltoall(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
-                        MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm)
+static int inter_alltoall(const void *sbuf, MPI_Count scount, mica_type_t *stype, void *rbuf,
+                          MPI_Count rcount, mica_type_t *rtype, mica_comm_t *comm)
 {
     return all_blocks(sbuf, scount, NULL, NULL, stype, 0, rbuf, rcount, NULL, NULL, rtype,
                       MICA_TAG_ALLTOALL, comm);
 }
 
-int mica_inter_alltoallv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
-                         mica_type_t *stype, void *rbuf, const MPI_Count *rcounts,
-                         const MPI_Aint *rdispls, mica_type_t *rtype, mica_comm_t *comm)
+static int inter_alltoallv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                           mica_type_t *stype, void *rbuf, const MPI_Count *rcounts,
+                           const MPI_Aint *rdispls, mica_type_t *rtype, mica_comm_t *comm)
 {
     int rc = no_in_place(sbuf, "sendbuf");
     if (rc == MPI_SUCCESS)
-        rc = mica_coll_check_alltoallv(sbuf, scounts, sdispls, rcounts, rdispls,
-                                       comm->remote_size);
+        rc = mica_coll_check_v(scounts, sdispls, comm->remote_size, "sendcounts", "sdispls");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_v(rcounts, rdispls, comm->remote_size, "recvcounts", "rdispls");
     if (rc != MPI_SUCCESS)
         return rc;
     return all_blocks(sbuf, 0, scounts, sdispls, stype, 0, rbuf, 0, rcounts, rdispls, rtype,
                       MICA_TAG_ALLTOALL, comm);
 }
 
-int mica_inter_alltoallw(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
-                         mica_type_t *const *stypes, void *rbuf, const MPI_Count *rcounts,
-                         const MPI_Aint *rdispls, mica_type_t *const *rtypes, mica_comm_t *comm)
+static int inter_alltoallw(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                           mica_type_t *const *stypes, void *rbuf, const MPI_Count *rcounts,
+                           const MPI_Aint *rdispls, mica_type_t *const *rtypes, mica_comm_t *comm)
 {
     int rc = no_in_place(sbuf, "sendbuf");
     if (rc == MPI_SUCCESS)
@@ -337,9 +337,9 @@ int mica_inter_alltoallw(const void *sbuf, const MPI_Count *scounts, const MPI_A
 
 /* --- reduce_scatter --------------------------------------------------------------------------- */
 
-int mica_inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
-                              const MPI_Count *rcounts, mica_type_t *type, mica_op_t *op,
-                              mica_comm_t *comm)
+static int inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
+                                const MPI_Count *rcounts, mica_type_t *type, mica_op_t *op,
+                                mica_comm_t *comm)
 {
     int size = comm->size;
     int rc = check_reduction(sbuf, rbuf, op, type);
@@ -379,7 +379,7 @@ int mica_inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
     return rc;
 }
 
-int mica_inter_undefined(const char *what)
+static int undefined(const char *what)
 {
     return mica_error(MPI_ERR_COMM, "comm is an intercommunicator, on which %s is not defined",
                       what);
@@ -389,4 +389,106 @@ int mica_coll_inter_not_yet(const char *fn)
 {
     return mica_error(MPI_ERR_UNSUPPORTED_OPERATION, "comm is an intercommunicator: %s is not "
                       "implemented on intercommunicators yet", fn);
+}
+
+/* --- the entry points' forms (algorithms.tsv): the arguments as the intracommunicator's ------- */
+
+int mica_inter_barrier(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)a;
+    return inter_barrier(comm);
+}
+
+int mica_inter_bcast(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_bcast(a->rbuf, a->rcount, a->rtype, a->root, comm);
+}
+
+int mica_inter_reduce(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_reduce(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root, comm);
+}
+
+int mica_inter_allreduce(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_allreduce(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, comm);
+}
+
+int mica_inter_gather(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_gather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root,
+                        comm);
+}
+
+int mica_inter_gatherv(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_gatherv(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->rdispls,
+                         a->rtype, a->root, comm);
+}
+
+int mica_inter_scatter(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_scatter(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root,
+                         comm);
+}
+
+int mica_inter_scatterv(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_scatterv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, a->rcount,
+                          a->rtype, a->root, comm);
+}
+
+int mica_inter_allgather(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_allgather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, comm);
+}
+
+int mica_inter_allgatherv(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_allgatherv(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->rdispls,
+                            a->rtype, comm);
+}
+
+int mica_inter_alltoall(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_alltoall(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, comm);
+}
+
+int mica_inter_alltoallv(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_alltoallv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, a->rcounts,
+                           a->rdispls, a->rtype, comm);
+}
+
+int mica_inter_alltoallw(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    mica_lock();
+    int rc = inter_alltoallw(a->sbuf, a->scounts, a->sdispls, a->stypes, a->rbuf, a->rcounts,
+                             a->rdispls, a->rtypes, comm);
+    mica_unlock();
+    return rc;
+}
+
+int mica_inter_reduce_scatter(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    int rc = mica_coll_check_counts(comm->size, a->rcounts, "recvcounts");
+    return rc != MPI_SUCCESS ? rc : inter_reduce_scatter(a->sbuf, a->rbuf, 0, a->rcounts,
+                                                         a->rtype, a->op, comm);
+}
+
+int mica_inter_reduce_scatter_block(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return inter_reduce_scatter(a->sbuf, a->rbuf, a->rcount, NULL, a->rtype, a->op, comm);
+}
+
+int mica_inter_scan(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)a, (void)comm;
+    return undefined("MPI_Scan");
+}
+
+int mica_inter_exscan(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    (void)a, (void)comm;
+    return undefined("MPI_Exscan");
 }

@@ -269,6 +269,11 @@ void *mica_sched_tmp(mica_sched_t *s, MPI_Count count, mica_type_t *type)
     return remember(s, buf ? mem : NULL) ? buf : NULL;
 }
 
+void *mica_sched_mem(mica_sched_t *s, size_t bytes)
+{
+    return remember(s, malloc(bytes ? bytes : 1));
+}
+
 void *mica_sched_packed(mica_sched_t *s, const void *buf, MPI_Count count, mica_type_t *type,
                         MPI_Count *bytes)
 {

@@ -71,6 +71,8 @@ void mica_sched_fail(mica_sched_t *s, int rc);
 /* A temporary buffer for `count` elements of `type`, freed with the schedule (NULL when out of
  * memory: the schedule then fails at start, and steps may be added with the NULL meanwhile). */
 void *mica_sched_tmp(mica_sched_t *s, MPI_Count count, mica_type_t *type);
+/* Memory for the builder's own tables, freed with the schedule (NULL as mica_sched_tmp). */
+void *mica_sched_mem(mica_sched_t *s, size_t bytes);
 /* A packed copy of `count` elements of `type` at `buf`, taken now: *bytes is its size in bytes
  * (send it as MPI_BYTE). */
 void *mica_sched_packed(mica_sched_t *s, const void *buf, MPI_Count count, mica_type_t *type,
@@ -128,14 +130,5 @@ int mica_coll_run_locked(mica_coll_run_fn *run, const mica_coll_args_t *a, mica_
  * poll without collectives costs one load); non-zero if anything happened. */
 extern mica_sched_t *mica_sched_active;
 int mica_sched_poll(void);
-
-/* Nonblocking and persistent collectives are for intracommunicators (for now): the first
- * statement of their entry points, before any argument sized by the communicator is read. */
-#define MICA_INTRA_ONLY(comm)                                                                  \
-    do {                                                                                       \
-        if ((comm)->inter)                                                                     \
-            return mica_error(MPI_ERR_UNSUPPORTED_OPERATION,                                   \
-                              "not implemented on intercommunicators yet");                    \
-    } while (0)
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "coll/algorithms.h"
 #include "coll/coll.h"
 #include "coll/comm.h"
 #include "core/attr.h"

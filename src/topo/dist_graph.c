@@ -7,6 +7,7 @@
  * order of the processes that named them, and in their order there. */
 #include <stdlib.h>
 
+#include "coll/algorithms.h"
 #include "coll/coll.h"
 #include "core/errors.h"
 #include "core/progress.h"
