@@ -20,10 +20,11 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) 
 FUNCTIONS := $(shell sed -n 's/^\(MPI_[A-Za-z0-9_]*\)\t.*/\1/p' api/functions.tsv)
 CORE_SRC := $(wildcard src/core/*.c src/mpi/*.c src/io/*.c src/pt2pt/*.c src/coll/*.c src/topo/*.c \
                        src/rma/*.c src/transport/*.c src/runtime/*.c)
-# Generated C sources of the library (gen/tunables.py, gen/tables.py, gen/coll.py: one a
+# Generated C sources of the library (gen/tunables.py, gen/tables.py, gen/ops.py, gen/coll.py: one a
 # collective of src/coll/algorithms.tsv, the neighborhood ones in topo)
 COLLECTIVES := $(sort $(shell sed -n 's/^\([a-z_]*\)\t.*/\1/p' src/coll/algorithms.tsv))
 CORE_GEN_OBJ := $(B)/obj/gen/core/tunables_table.o $(B)/obj/gen/core/api_tables.o \
+                $(B)/obj/gen/core/op_kernels.o \
                 $(patsubst %,$(B)/obj/gen/coll/%.o,$(filter-out neighbor_%,$(COLLECTIVES))) \
                 $(patsubst %,$(B)/obj/gen/topo/%.o,$(filter neighbor_%,$(COLLECTIVES)))
 CORE_OBJ := $(CORE_SRC:src/%.c=$(B)/obj/%.o) $(CORE_GEN_OBJ)

@@ -10,6 +10,7 @@ import coll  # noqa: E402
 import cxx  # noqa: E402
 import fortran  # noqa: E402
 import mpi_h  # noqa: E402
+import ops  # noqa: E402
 import status  # noqa: E402
 import tables  # noqa: E402
 import tunables  # noqa: E402
@@ -42,7 +43,8 @@ def main(outdir):
         write(os.path.join(outdir, path), text)
     for path, text in cxx.generate().items():
         write(os.path.join(outdir, path), text)
-    for path, text in list(tunables.generate().items()) + list(tables.generate().items()):
+    for path, text in list(tunables.generate().items()) + list(tables.generate().items()) + \
+            list(ops.generate().items()):
         write(os.path.join(outdir, path), text)
     write(os.path.join(outdir, 'STATUS.md'), status.generate(functions, impl))
 
