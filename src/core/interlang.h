@@ -10,7 +10,8 @@
  * sign-extended), the predefined attributes aside (the binding reads their int). Not yet: the
  * standard has C read an attribute that Fortran set as a pointer to the integer value.
  *
- * These and mica_fortran_c2f/f2c are the only internal entry points libmpi.so exports. */
+ * These, mpi/interlang.h's and mica_fortran_c2f/f2c are the only internal entry points
+ * libmpi.so exports. */
 #ifndef MICA_INTERLANG_H
 #define MICA_INTERLANG_H
 
@@ -30,12 +31,5 @@ enum mica_fortran_attr_style {
 MICA_INTERLANG_API void mica_fortran_keyval(int keyval, int style);
 MICA_INTERLANG_API void mica_fortran_op(MPI_Op op);
 MICA_INTERLANG_API void mica_fortran_errhandler(MPI_Errhandler errhandler);
-
-/* The lengths of the per-process arrays of MPI_ALLTOALLW-like functions on `comm` (defined above
- * the core, in mpi/interlang.c, as it asks the topology):
- * the group size (remote group of an intercommunicator) for both, or with `neighbors` the
- * out- and in-degree of its topology. 0 and 0 for an invalid communicator or one without a
- * topology: the C function then reports the error. */
-MICA_INTERLANG_API void mica_fortran_peers(MPI_Comm comm, int neighbors, int *nsend, int *nrecv);
 
 #endif

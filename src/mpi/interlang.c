@@ -1,7 +1,6 @@
-/* The Fortran binding's helpers that belong to no object module (core/interlang.h); here, above
- * the core, since one asks the topology. */
+/* The Fortran binding's helpers that belong to no object module (mpi/interlang.h). */
 #include "core/comm.h"
-#include "core/interlang.h"
+#include "mpi/interlang.h"
 #include "topo/topo.h"
 
 void mica_fortran_peers(MPI_Comm comm, int neighbors, int *nsend, int *nrecv)

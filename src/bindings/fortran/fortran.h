@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/interlang.h"
+#include "mpi/interlang.h"
 #include "core/objects.h"
 
 #define MICA_F_API __attribute__((visibility("default")))
