@@ -35,6 +35,15 @@ static inline int mica_coll_group_tag(int tag)
 
 /* --- helpers -------------------------------------------------------------------------------- */
 
+/* Blocking point-to-point on the collective context (lock held). */
+int mica_coll_send(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
+                   mica_comm_t *comm);
+int mica_coll_recv(void *buf, MPI_Count count, mica_type_t *type, int source, int tag,
+                   mica_comm_t *comm);
+int mica_coll_sendrecv(const void *sbuf, MPI_Count scount, mica_type_t *stype, int dest,
+                       void *rbuf, MPI_Count rcount, mica_type_t *rtype, int source, int tag,
+                       mica_comm_t *comm);
+
 /* Nonblocking point-to-point on the collective context (lock held). */
 int mica_coll_isend(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
                     mica_comm_t *comm, mica_request_t **req);

@@ -28,13 +28,4 @@ int mica_pt2pt_irecv(void *buf, MPI_Count count, mica_type_t *type, int source, 
 void mica_pt2pt_register(void);
 extern const mica_request_ops_t mica_pt2pt_recv_ops;    /* recv.c's, for the registration */
 
-/* Blocking helpers for collectives, on the collective context. */
-int mica_coll_send(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
-                   mica_comm_t *comm);
-int mica_coll_recv(void *buf, MPI_Count count, mica_type_t *type, int source, int tag,
-                   mica_comm_t *comm);
-int mica_coll_sendrecv(const void *sbuf, MPI_Count scount, mica_type_t *stype, int dest,
-                       void *rbuf, MPI_Count rcount, mica_type_t *rtype, int source, int tag,
-                       mica_comm_t *comm);
-
 #endif
