@@ -79,7 +79,7 @@ int mica_pcoll_init(mica_comm_t *comm, mica_coll_build_fn *build, const mica_col
         mica_op_retain(a->op);
     p->seq = mica_sched_reserve(comm);
     r->persistent = 1;
-    r->pcoll = p;
+    r->ext = p;
     r->comm = comm;                   /* errors are raised on it; the request keeps it alive */
     mica_comm_retain(comm);
     mica_unlock();
@@ -89,7 +89,7 @@ int mica_pcoll_init(mica_comm_t *comm, mica_coll_build_fn *build, const mica_col
 
 int mica_pcoll_start(mica_request_t *r)
 {
-    mica_pcoll_t *p = r->pcoll;
+    mica_pcoll_t *p = r->ext;
     mica_sched_t *s = mica_sched_new_seq(r->comm, p->seq);
     if (s)
         p->build(s, &p->args, r->comm);

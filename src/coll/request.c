@@ -7,9 +7,9 @@
 
 static void release(mica_request_t *r)
 {
-    if (r->pcoll) {
-        mica_pcoll_free(r->pcoll);
-        r->pcoll = NULL;
+    if (r->ext) {
+        mica_pcoll_free(r->ext);
+        r->ext = NULL;
     }
     mica_comm_release(r->comm);       /* kept alive past MPI_Comm_free till now */
 }

@@ -70,13 +70,9 @@ struct mica_request {
     struct mica_request *next, *prev; /* in whichever queue holds it */
     struct mica_request *parent;      /* a part of a compound request (MPI_Isendrecv) */
     int pending;                      /* a compound request: parts not yet complete */
-    struct mica_pcoll *pcoll;         /* a persistent collective's arguments (coll/persist.h) */
-
-    /* Generalized requests. */
-    MPI_Grequest_query_function *query_fn;
-    MPI_Grequest_free_function *free_fn;
-    MPI_Grequest_cancel_function *cancel_fn;
-    void *extra_state;
+    void *ext;                        /* the kind's own data, owned by the module that set
+                                       * its operations (a persistent collective's arguments,
+                                       * a generalized request's functions); ops.free frees it */
 };
 
 mica_request_t *mica_request_new(enum mica_req_kind kind);

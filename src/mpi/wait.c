@@ -22,12 +22,30 @@ static int inactive(mica_request_t *r)
     return !r || (r->persistent && !r->active);
 }
 
+/* A generalized request's functions (its request's ext). */
+typedef struct {
+    MPI_Grequest_query_function *query_fn;
+    MPI_Grequest_free_function *free_fn;
+    MPI_Grequest_cancel_function *cancel_fn;
+    void *extra_state;
+} grequest_t;
+
+static grequest_t *greq(mica_request_t *r)
+{
+    return r->ext;
+}
+
 /* A generalized request's status comes from the user's query function. */
+static int grequest_query(mica_request_t *r)
+{
+    return greq(r)->query_fn(greq(r)->extra_state, &r->status);
+}
+
 static int grequest_finish(mica_request_t *r)
 {
-    int rc = r->query_fn(r->extra_state, &r->status);
+    int rc = grequest_query(r);
     if (rc == MPI_SUCCESS)
-        rc = r->free_fn(r->extra_state);
+        rc = greq(r)->free_fn(greq(r)->extra_state);
     return rc;
 }
 
@@ -288,7 +306,7 @@ int mica_request_get_status(mica_request_t *request, int *flag, MPI_Status *stat
     *flag = mica_request_done(r);
     if (*flag) {
         if (r->kind == MICA_REQ_GREQ)
-            r->query_fn(r->extra_state, &r->status);
+            grequest_query(r);
         set_status(status, &r->status);
     }
     mica_unlock();
@@ -302,7 +320,7 @@ int mica_request_free(MPI_Request *request, mica_errobj_t **eo)
     mica_lock();
     int rc = MPI_SUCCESS;
     if (r->kind == MICA_REQ_GREQ && mica_request_done(r))
-        rc = r->free_fn(r->extra_state);
+        rc = greq(r)->free_fn(greq(r)->extra_state);
     if (mica_request_done(r) || (r->persistent && !r->active))
         mica_request_release(r);
     else
@@ -340,15 +358,18 @@ int mica_grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
 {
     if (!query_fn || !free_fn || !cancel_fn)
         return mica_error(MPI_ERR_ARG, "%s is NULL", !query_fn ? "query_fn" : !free_fn ? "free_fn" : "cancel_fn");
+    grequest_t *g = malloc(sizeof *g);
+    if (!g)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a generalized request");
+    *g = (grequest_t){query_fn, free_fn, cancel_fn, extra_state};
     mica_lock();
     mica_request_t *r = mica_request_new(MICA_REQ_GREQ);
     mica_unlock();
-    if (!r)
+    if (!r) {
+        free(g);
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
-    r->query_fn = query_fn;
-    r->free_fn = free_fn;
-    r->cancel_fn = cancel_fn;
-    r->extra_state = extra_state;
+    }
+    r->ext = g;
     r->status = empty_status;
     *request = (MPI_Request)r->obj.handle;
     return MPI_SUCCESS;
@@ -356,13 +377,19 @@ int mica_grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
 
 static int grequest_cancel(mica_request_t *r)
 {
-    r->cancel_fn(r->extra_state, mica_request_done(r));
+    greq(r)->cancel_fn(greq(r)->extra_state, mica_request_done(r));
     return MPI_SUCCESS;
+}
+
+static void grequest_release(mica_request_t *r)
+{
+    free(r->ext);
+    r->ext = NULL;
 }
 
 void mica_grequest_register(void)
 {
-    static const mica_request_ops_t ops = {.cancel = grequest_cancel};
+    static const mica_request_ops_t ops = {.cancel = grequest_cancel, .free = grequest_release};
     mica_request_set_ops(MICA_REQ_GREQ, &ops);
 }
 
@@ -381,7 +408,7 @@ int mica_grequest_complete(mica_request_t *request, mica_errobj_t **eo)
 static void peek_status(mica_request_t *r, MPI_Status *status)
 {
     if (r->kind == MICA_REQ_GREQ)
-        r->query_fn(r->extra_state, &r->status);
+        grequest_query(r);
     set_status(status, &r->status);
 }
 
