@@ -135,8 +135,9 @@ def checks(f, eo):
     for p in f.params:
         if p.name == '...' or p.handle:
             continue
-        if p.base in api.HANDLES and p.pointer and not p.array and p.dir == 'inout':
-            # A handle passed by reference to be freed or replaced: the pointer, then the handle.
+        if p.base in api.HANDLES and p.pointer and not p.array and p.dir in ('in', 'inout'):
+            # A handle passed by reference (to be freed or replaced; MPI_Cancel's request): the
+            # pointer, then the handle.
             kind, _, null, _ = api.HANDLES[p.base]
             out.append('    if (MICA_UNLIKELY(!%s))\n' % p.name)
             out.append(fail % 'mica_error(MPI_ERR_ARG, "%s is NULL")' % p.name)
