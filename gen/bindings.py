@@ -220,7 +220,12 @@ def body(f, mode):
             out.append('        return mica_raise(NULL, mica_error_inactive(fn), fn);\n')
         out += checks(f, eo)
         core = f.core_name + ('_c' if mode == 'large' else '')
-        out.append('    int rc_ = %s(%s);\n' % (core, call_args(f, mode)))
+        if f.impl.lock == 'none':
+            out.append('    int rc_ = %s(%s);\n' % (core, call_args(f, mode)))
+        else:                         # the big lock around the core (impl.tsv's lock column)
+            out.append('    mica_lock();\n')
+            out.append('    int rc_ = %s(%s);\n' % (core, call_args(f, mode)))
+            out.append('    mica_unlock();\n')
         out.append('    return MICA_LIKELY(rc_ == MPI_SUCCESS) ? rc_ : mica_raise(eo_, rc_, fn);\n')
     else:
         assert f.ret == 'int', '%s returns %s: it must be implemented' % (f.name, f.ret)
@@ -246,7 +251,7 @@ def binding(f, mode):
 
 
 # The row of a function impl.tsv does not list.
-ABSENT = api.Impl(['-', 'absent', '-', '-', '-', '-'], 'absent')
+ABSENT = api.Impl(['-', 'absent', '-', '-', '-', '-', '-'], 'absent')
 
 
 def generate(functions, rows):

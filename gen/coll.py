@@ -226,7 +226,7 @@ def entry(collective, f, form):
                        '        rc = mica_coll_lookup_alltoallw(&a, sendtypes, recvtypes, &types_);\n')
         out.append('    if (rc == MPI_SUCCESS)\n')
     if form == 'BLOCKING':
-        launch = 'mica_coll_run_locked(mica_%s_run_%s, &a, comm)' % (m, collective)
+        launch = 'mica_%s_run_%s(&a, comm)' % (m, collective)
     else:
         launch = 'mica_coll_launch(MICA_COLL_%s, 0, mica_%s_build_%s, &a, comm, request)' % (
             form, m, collective)

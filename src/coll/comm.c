@@ -79,9 +79,7 @@ out:
 int mica_comm_dup_hidden(mica_comm_t *comm, MPI_Comm *newcomm)
 {
     uint32_t ctx;
-    mica_lock();
     int rc = mica_comm_agree(comm, MICA_TAG_ALLGATHER, NULL, 0, &ctx, NULL);
-    mica_unlock();
     if (rc != MPI_SUCCESS)
         return rc;
     int *world = NULL;

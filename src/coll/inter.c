@@ -105,13 +105,11 @@ static int exchange(mica_comm_t *comm, int tag, const void *sbuf, const blocks_t
 
 static int inter_barrier(mica_comm_t *comm)
 {
-    mica_lock();
     int rc = mica_coll_barrier_locked(comm->local);
     if (rc == MPI_SUCCESS && comm->rank == 0)
         rc = mica_coll_sendrecv(NULL, 0, BYTE, 0, NULL, 0, BYTE, 0, MICA_TAG_BARRIER, comm);
     if (rc == MPI_SUCCESS)            /* the others wait until their leader has heard */
         rc = mica_coll_barrier_locked(comm->local);
-    mica_unlock();
     return rc;
 }
 
@@ -122,7 +120,6 @@ static int inter_bcast(void *buf, MPI_Count count, mica_type_t *type, int root, 
     int rc = check_side(buf, type, "buffer", "datatype");
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_lock();
     if (root == MPI_ROOT) {
         rc = mica_coll_send(buf, count, type, 0, MICA_TAG_BCAST, comm);
     } else {
@@ -131,7 +128,6 @@ static int inter_bcast(void *buf, MPI_Count count, mica_type_t *type, int root, 
         if (rc == MPI_SUCCESS)
             rc = mica_coll_bcast_locked(buf, count, type, 0, comm->local);
     }
-    mica_unlock();
     return rc;
 }
 
@@ -156,7 +152,6 @@ static int inter_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type
         rc = root == MPI_ROOT ? no_in_place(rbuf, "recvbuf") : no_in_place(sbuf, "sendbuf");
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_lock();
     if (root == MPI_ROOT) {
         rc = mica_coll_recv(rbuf, count, type, 0, MICA_TAG_REDUCE, comm);
     } else {
@@ -166,7 +161,6 @@ static int inter_reduce(const void *sbuf, void *rbuf, MPI_Count count, mica_type
             rc = mica_coll_send(acc, count, type, root, MICA_TAG_REDUCE, comm);
         free(mem);
     }
-    mica_unlock();
     return rc;
 }
 
@@ -177,14 +171,12 @@ static int inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, mica_t
     if (rc != MPI_SUCCESS)
         return rc;
     void *acc, *mem;
-    mica_lock();
     rc = reduce_local(sbuf, count, type, op, comm, &acc, &mem);
     if (rc == MPI_SUCCESS && comm->rank == 0)
         rc = mica_coll_sendrecv(acc, count, type, 0, rbuf, count, type, 0, MICA_TAG_ALLREDUCE,
                                 comm);
     if (rc == MPI_SUCCESS)
         rc = mica_coll_bcast_locked(rbuf, count, type, 0, comm->local);
-    mica_unlock();
     free(mem);
     return rc;
 }
@@ -210,7 +202,6 @@ static int rooted(const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
                     : mica_coll_check_v(scounts, displs, n, "sendcounts", "displs");
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_lock();
     if (root != MPI_ROOT) {
         rc = gather ? mica_coll_send(sbuf, scount, stype, root, tag, comm)
                     : mica_coll_recv(rbuf, rcount, rtype, root, tag, comm);
@@ -223,7 +214,6 @@ static int rooted(const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
                         : exchange(comm, tag, sbuf, &b, NULL, NULL);
         free(b.mem);
     }
-    mica_unlock();
     return rc;
 }
 
@@ -273,9 +263,7 @@ static int all_blocks(const void *sbuf, MPI_Count scount, const MPI_Count *scoun
     if (rc == MPI_SUCCESS)
         rc = blocks(n, rcount, rcounts, rdispls, rtype, 0, &r);
     if (rc == MPI_SUCCESS) {
-        mica_lock();
         rc = exchange(comm, tag, sbuf, &s, rbuf, &r);
-        mica_unlock();
     }
     free(s.mem);
     free(r.mem);
@@ -359,7 +347,6 @@ static int inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
         displs[i] = (MPI_Aint)total;
         total += counts[i];
     }
-    mica_lock();
     rc = reduce_local(sbuf, total, type, op, comm, &acc, &mem);
     if (rc == MPI_SUCCESS && comm->rank == 0) {
         if (!(result = mica_coll_tmp(total, type, &mem2)))
@@ -371,7 +358,6 @@ static int inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
     if (rc == MPI_SUCCESS)
         rc = mica_coll_scatterv_locked(result, counts, displs, type, rbuf, counts[comm->rank], type,
                                        0, comm->local);
-    mica_unlock();
     free(mem);
     free(mem2);
     free(counts);
@@ -462,10 +448,8 @@ int mica_inter_alltoallv(const mica_coll_args_t *a, mica_comm_t *comm)
 
 int mica_inter_alltoallw(const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    mica_lock();
     int rc = inter_alltoallw(a->sbuf, a->scounts, a->sdispls, a->stypes, a->rbuf, a->rcounts,
                              a->rdispls, a->rtypes, comm);
-    mica_unlock();
     return rc;
 }
 

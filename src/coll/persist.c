@@ -62,10 +62,8 @@ int mica_pcoll_init(mica_comm_t *comm, mica_coll_build_fn *build, const mica_col
     p->args.rtypes = copy_array(a->rtypes, a->nrecv, sizeof(mica_type_t *), &at);
     p->kept = (mica_type_t **)at;
 
-    mica_lock();
     mica_request_t *r = mica_request_new(MICA_REQ_COLL);
     if (!r) {
-        mica_unlock();
         free(p);
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
     }
@@ -82,7 +80,6 @@ int mica_pcoll_init(mica_comm_t *comm, mica_coll_build_fn *build, const mica_col
     r->ext = p;
     r->comm = comm;                   /* errors are raised on it; the request keeps it alive */
     mica_comm_retain(comm);
-    mica_unlock();
     *request = (MPI_Request)r->obj.handle;
     return MPI_SUCCESS;
 }

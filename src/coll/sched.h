@@ -117,14 +117,10 @@ int mica_sched_run(mica_comm_t *comm, int tag, mica_coll_build_fn *build,
 /* The forms of a collective's entry point. */
 enum mica_coll_form { MICA_COLL_BLOCKING, MICA_COLL_NONBLOCKING, MICA_COLL_PERSISTENT };
 /* Run the collective that `build` builds from `a` (its arguments checked) on `comm` in `form`,
- * taking the lock: blocking, to completion with the fixed tag `tag`; nonblocking, started and
+ * the lock held: blocking, to completion with the fixed tag `tag`; nonblocking, started and
  * returned in *request; persistent, bound to a new inactive persistent request in *request. */
 int mica_coll_launch(enum mica_coll_form form, int tag, mica_coll_build_fn *build,
                      const mica_coll_args_t *a, mica_comm_t *comm, MPI_Request *request);
-
-/* A collective's blocking run (mica_coll_run_X, algorithms.h) with the big lock taken. */
-typedef int mica_coll_run_fn(const mica_coll_args_t *a, mica_comm_t *comm);
-int mica_coll_run_locked(mica_coll_run_fn *run, const mica_coll_args_t *a, mica_comm_t *comm);
 
 /* Advance every active schedule (called by mica_progress when there is one, so that a progress
  * poll without collectives costs one load); non-zero if anything happened. */

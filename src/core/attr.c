@@ -21,6 +21,7 @@
 #include "core/datatype.h"
 #include "core/errors.h"
 #include "core/interlang.h"
+#include "core/progress.h"
 #include "core/state.h"
 #include "core_api.h"
 
@@ -280,15 +281,18 @@ void mica_fortran_keyval(int keyval, int style)
     pthread_mutex_unlock(&lock);
 }
 
+/* The user's copy and delete functions run without the big lock (core/progress.h): they may
+ * call MPI. */
 static int run_delete(const keyval_t *kv, uintptr_t handle, void *value)
 {
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, held = mica_callback_begin();
     if (kv->fortran && kv->del.comm)
         rc = run_fortran_delete(kv, handle, value);
     else if (kv->kind == MICA_COMM && kv->del.comm)
         rc = kv->del.comm((MPI_Comm)handle, kv->id, value, kv->extra_state);
     else if (kv->kind == MICA_TYPE && kv->del.type)
         rc = kv->del.type((MPI_Datatype)handle, kv->id, value, kv->extra_state);
+    mica_callback_end(held);
     return rc == MPI_SUCCESS ? rc : callback_error(kv, "delete", rc);
 }
 
@@ -304,14 +308,17 @@ static int run_copy(const keyval_t *kv, uintptr_t handle, void *in, void **out, 
         *out = in;
         *flag = 1;
         break;
-    case COPY_USER:
+    case COPY_USER: {
+        int held = mica_callback_begin();
         if (kv->fortran)
             rc = run_fortran_copy(kv, handle, in, out, flag);
         else if (kv->kind == MICA_COMM)
             rc = kv->copy.comm((MPI_Comm)handle, kv->id, kv->extra_state, in, out, flag);
         else
             rc = kv->copy.type((MPI_Datatype)handle, kv->id, kv->extra_state, in, out, flag);
+        mica_callback_end(held);
         break;
+    }
     }
     return rc == MPI_SUCCESS ? rc : callback_error(kv, "copy", rc);
 }

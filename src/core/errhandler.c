@@ -6,6 +6,7 @@
 
 #include "core/comm.h"
 #include "core/errors.h"
+#include "core/progress.h"
 #include "core/interlang.h"
 #include "core/state.h"
 #include "core_api.h"
@@ -42,13 +43,15 @@ void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn)
     if (eh == &mica_errors_are_fatal || eh == &mica_errors_abort || !eo)
         fatal(code, fn);
     void *handle = (void *)eo->obj.handle;
+    int held = mica_callback_begin();
     if (eh->fortran) {
         /* SUBROUTINE H(COMM, ERROR_CODE): the object's INTEGER handle. */
         MPI_Fint f = mica_fortran_c2f(eh->kind, handle);
         ((void (*)(MPI_Fint *, int *))(void (*)(void))eh->fn)(&f, &code);
-        return;
+    } else {
+        eh->fn(&handle, &code);
     }
-    eh->fn(&handle, &code);
+    mica_callback_end(held);
 }
 
 int mica_raise(mica_errobj_t *eo, int code, const char *fn)

@@ -6,6 +6,7 @@
 #include "core/tunables.h"
 
 int mica_locking;
+_Thread_local int mica_lock_held;
 pthread_mutex_t mica_big_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The armed polls, in the order they were armed (point-to-point first: it arms at init); only
@@ -60,12 +61,12 @@ void mica_progress_idle(unsigned idle)
 #endif
         return;
     }
-    mica_unlock();
+    int held = mica_callback_begin(); /* other threads may go on meanwhile */
     if (idle - mica_spin_polls < (unsigned)mica_tunables.yield_polls) {
         sched_yield();
     } else {                          /* a long wait: stop burning a core */
         struct timespec ts = {0, mica_tunables.idle_sleep_ns};
         nanosleep(&ts, NULL);
     }
-    mica_lock();
+    mica_callback_end(held);
 }

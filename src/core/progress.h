@@ -24,11 +24,44 @@ void mica_progress_disarm(mica_progress_fn *poll);
 extern unsigned mica_spin_polls;      /* set at init: 0 when ranks outnumber cores */
 void mica_progress_idle(unsigned idle);
 
-/* With MPI_THREAD_MULTIPLE, one lock serialises the library's state (a coarse lock first). */
+/* With MPI_THREAD_MULTIPLE, one lock serialises the library's state (a coarse lock first). The
+ * C bindings take it around every core call (generated: impl.tsv's lock column), so the core
+ * never takes it; it is let go only while a waiting loop yields (mica_progress_idle) and around
+ * the user's callbacks, which may call MPI themselves (mica_callback_begin). A user's reduction
+ * operation runs with it held, as MPICH's do: the standard lets those call MPI_Abort only. */
 extern int mica_locking;
 extern pthread_mutex_t mica_big_lock;
-static inline void mica_lock(void) { if (mica_locking) pthread_mutex_lock(&mica_big_lock); }
-static inline void mica_unlock(void) { if (mica_locking) pthread_mutex_unlock(&mica_big_lock); }
+extern _Thread_local int mica_lock_held;       /* this thread holds it (when locking) */
+static inline void mica_lock(void)
+{
+    if (mica_locking) {
+        pthread_mutex_lock(&mica_big_lock);
+        mica_lock_held = 1;
+    }
+}
+static inline void mica_unlock(void)
+{
+    if (mica_locking) {
+        mica_lock_held = 0;
+        pthread_mutex_unlock(&mica_big_lock);
+    }
+}
+
+/* Around a call of the user's code (an error handler, an attribute copy or delete function, a
+ * generalized request's functions): the lock let go if this thread holds it, and taken again
+ * after. begin returns what end needs. */
+static inline int mica_callback_begin(void)
+{
+    if (!mica_locking || !mica_lock_held)
+        return 0;
+    mica_unlock();
+    return 1;
+}
+static inline void mica_callback_end(int held)
+{
+    if (held)
+        mica_lock();
+}
 
 /* Wait until *flag becomes non-zero, polling progress (with the lock held around each poll). */
 #define MICA_WAIT_UNTIL(cond)                                                                 \

@@ -65,9 +65,7 @@ int mica_comm_split(mica_comm_t *comm, int color, int key, MPI_Comm *newcomm)
     int rc = check_color(color);
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_lock();
     rc = split(comm, color, key, newcomm);
-    mica_unlock();
     return rc;
 }
 
@@ -111,7 +109,6 @@ int mica_comm_split_type(mica_comm_t *comm, int split_type, int key, mica_info_t
     default:
         return mica_error(MPI_ERR_ARG, "split_type=%d is not a split type", split_type);
     }
-    mica_lock();
     /* Everyone takes part in the host exchange: the split type may differ between processes
      * (MPI_UNDEFINED). */
     int shared;
@@ -121,7 +118,6 @@ int mica_comm_split_type(mica_comm_t *comm, int split_type, int key, mica_info_t
             color = shared;
         rc = split(comm, color, key, newcomm);
     }
-    mica_unlock();
     return rc;
 }
 
@@ -159,16 +155,12 @@ int mica_comm_create(mica_comm_t *comm, mica_group_t *group, MPI_Comm *newcomm)
     if (rc != MPI_SUCCESS)
         return rc;
     if (comm->inter) {                /* each group's members of `group`, in the group's order */
-        mica_lock();
         rc = mica_intercomm_split(comm, group->rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0,
                                   group->rank, newcomm);
-        mica_unlock();
         return rc;
     }
     uint32_t ctx;
-    mica_lock();
     rc = mica_comm_agree(comm, MICA_TAG_ALLGATHER, NULL, 0, &ctx, NULL);
-    mica_unlock();
     if (rc != MPI_SUCCESS)
         return rc;
     if (group->rank == MPI_UNDEFINED) {
@@ -196,9 +188,7 @@ int mica_comm_create_group(mica_comm_t *comm, mica_group_t *group, int tag, MPI_
     mica_comm_t among = {.rank = group->rank, .size = group->size, .remote_size = group->size,
                          .world = group->world, .context = comm->context};
     uint32_t ctx;
-    mica_lock();
     rc = mica_comm_agree(&among, mica_coll_group_tag(tag), NULL, 0, &ctx, NULL);
-    mica_unlock();
     if (rc != MPI_SUCCESS)
         return rc;
     return make_from_group(comm, group, ctx, newcomm);
@@ -221,10 +211,8 @@ int mica_comm_create_from_group(mica_group_t *group, const char *stringtag, mica
     mica_comm_t among = {.rank = group->rank, .size = group->size, .remote_size = group->size,
                          .world = group->world, .context = mica_comm_world.context};
     uint32_t ctx;
-    mica_lock();
     int rc = mica_comm_agree(&among, mica_coll_group_tag(mica_string_tag(stringtag) & ~1), NULL,
                              0, &ctx, NULL);
-    mica_unlock();
     if (rc != MPI_SUCCESS)
         return rc;
     mica_comm_t parent = {.eo.errhandler = errhandler};    /* whose error handler it gets */

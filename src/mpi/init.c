@@ -85,13 +85,11 @@ int mica_runtime_stop(void)
     if (--runtime_refs == 0) {
         /* Hand every queued packet to its ring, then wait for everyone: after this no peer
          * needs anything from us, and no one maps our memory any longer. */
-        mica_lock();
         MICA_WAIT_UNTIL(mica_pt2pt_flushed());
         rc = mica_boot_fence();
         mica_runtime_up = 0;
         mica_pt2pt_finalize();
         mica_transport_finalize();
-        mica_unlock();
     }
     pthread_mutex_unlock(&runtime_lock);
     return rc;

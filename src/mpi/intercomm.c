@@ -254,7 +254,6 @@ int mica_intercomm_create(mica_comm_t *local_comm, int local_leader, mica_comm_t
     int head[2] = {MPI_SUCCESS, 0};   /* the leader's outcome, the remote group's size */
     int *remote = NULL, rc, rc_leader = MPI_SUCCESS;
     uint32_t ctx;
-    mica_lock();
     if (leader) {
         rc_leader = leader_exchange(local_comm, peer_comm, remote_leader, b.tag, &head[1],
                                     &remote);
@@ -273,7 +272,6 @@ int mica_intercomm_create(mica_comm_t *local_comm, int local_leader, mica_comm_t
         rc = mica_coll_bcast_locked(remote, head[1], INTS, local_leader, local_comm);
     if (rc == MPI_SUCCESS)
         rc = agree_both(&b, INTER_SPAN, &ctx);
-    mica_unlock();
     if (rc != MPI_SUCCESS) {
         free(remote);
         return rc;
@@ -329,9 +327,7 @@ int mica_intercomm_create_from_groups(mica_group_t *local_group, int local_leade
                   .peer = remote_group->world[remote_leader], .tag = mica_coll_group_tag(h | 1),
                   .local_tag = mica_coll_group_tag(h)};
     uint32_t ctx;
-    mica_lock();
     int rc = agree_both(&b, INTER_SPAN, &ctx);
-    mica_unlock();
     if (rc != MPI_SUCCESS)
         return rc;
     mica_comm_t parent = {.eo.errhandler = errhandler};    /* whose error handler it gets */
@@ -349,11 +345,9 @@ int mica_intercomm_merge(mica_comm_t *intercomm, int high, MPI_Comm *newintracom
     bridge_t b = bridge_of(intercomm, MICA_TAG_ALLGATHER);
     int ours = high != 0, theirs, rc;
     uint32_t ctx;
-    mica_lock();
     rc = swap(&b, &ours, 1, &theirs, 1);
     if (rc == MPI_SUCCESS)
         rc = agree_both(&b, 2, &ctx);
-    mica_unlock();
     if (rc != MPI_SUCCESS)
         return rc;
     /* The group that said high = false comes first. When both said the same, the standard
@@ -380,9 +374,7 @@ int mica_intercomm_dup(mica_comm_t *comm, MPI_Comm *newcomm)
 {
     bridge_t b = bridge_of(comm, MICA_TAG_ALLGATHER);
     uint32_t ctx;
-    mica_lock();
     int rc = agree_both(&b, INTER_SPAN, &ctx);
-    mica_unlock();
     if (rc != MPI_SUCCESS)
         return rc;
     return make_inter(comm, ctx, comm->size, comm->rank, members(comm->local), comm->remote_size,

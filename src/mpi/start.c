@@ -22,20 +22,16 @@ static int start(mica_request_t *r, mica_errobj_t **eo)
 
 int mica_start(MPI_Request *request, mica_errobj_t **eo)
 {
-    mica_lock();
     int rc = start(mica_request_lookup(*request), eo);
-    mica_unlock();
     return rc;
 }
 
 int mica_startall(int count, MPI_Request array_of_requests[], mica_errobj_t **eo)
 {
     int rc = MPI_SUCCESS;
-    mica_lock();
     for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
         mica_request_t *r = mica_request_lookup(array_of_requests[i]);
         rc = r ? start(r, eo) : mica_error(MPI_ERR_REQUEST, "array_of_requests[%d] is not a valid request", i);
     }
-    mica_unlock();
     return rc;
 }

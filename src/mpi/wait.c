@@ -35,18 +35,28 @@ static grequest_t *greq(mica_request_t *r)
     return r->ext;
 }
 
-/* A generalized request's status comes from the user's query function. */
+/* A generalized request's status comes from the user's query function. The user's functions
+ * run without the big lock (core/progress.h): they may call MPI. */
 static int grequest_query(mica_request_t *r)
 {
-    return greq(r)->query_fn(greq(r)->extra_state, &r->status);
+    int held = mica_callback_begin();
+    int rc = greq(r)->query_fn(greq(r)->extra_state, &r->status);
+    mica_callback_end(held);
+    return rc;
+}
+
+static int grequest_free(mica_request_t *r)
+{
+    int held = mica_callback_begin();
+    int rc = greq(r)->free_fn(greq(r)->extra_state);
+    mica_callback_end(held);
+    return rc;
 }
 
 static int grequest_finish(mica_request_t *r)
 {
     int rc = grequest_query(r);
-    if (rc == MPI_SUCCESS)
-        rc = greq(r)->free_fn(greq(r)->extra_state);
-    return rc;
+    return rc == MPI_SUCCESS ? grequest_free(r) : rc;
 }
 
 /* The request is complete: give its status, release it (or deactivate a persistent one) and
@@ -85,10 +95,8 @@ int mica_wait(MPI_Request *request, MPI_Status *status, mica_errobj_t **eo)
         set_status(status, &empty_status);
         return MPI_SUCCESS;
     }
-    mica_lock();
     MICA_WAIT_UNTIL(mica_request_done(r));
     int rc = retire(request, r, status, eo);
-    mica_unlock();
     return rc;
 }
 
@@ -100,14 +108,12 @@ int mica_test(MPI_Request *request, int *flag, MPI_Status *status, mica_errobj_t
         set_status(status, &empty_status);
         return MPI_SUCCESS;
     }
-    mica_lock();
     if (!mica_request_done(r))
         mica_progress();
     int rc = MPI_SUCCESS;
     *flag = mica_request_done(r);
     if (*flag)
         rc = retire(request, r, status, eo);
-    mica_unlock();
     return rc;
 }
 
@@ -163,23 +169,19 @@ static int all_done(int count, mica_request_t **rs)
 int mica_waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[], mica_errobj_t **eo)
 {
     WITH_REQUESTS(count, array_of_requests, rs)
-    mica_lock();
     MICA_WAIT_UNTIL(all_done(count, rs));
     rc_ = retire_all(count, array_of_requests, rs, array_of_statuses, eo);
-    mica_unlock();
     END_REQUESTS(rs)
 }
 
 int mica_testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[], mica_errobj_t **eo)
 {
     WITH_REQUESTS(count, array_of_requests, rs)
-    mica_lock();
     if (!all_done(count, rs))
         mica_progress();
     *flag = all_done(count, rs);
     if (*flag)
         rc_ = retire_all(count, array_of_requests, rs, array_of_statuses, eo);
-    mica_unlock();
     END_REQUESTS(rs)
 }
 
@@ -216,7 +218,6 @@ int mica_waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Stat
 {
     WITH_REQUESTS(count, array_of_requests, rs)
     int i, active;
-    mica_lock();
     MICA_WAIT_UNTIL((i = first_done(count, rs, &active)) >= 0 || !active);
     if (i < 0) {
         *indx = MPI_UNDEFINED;
@@ -225,18 +226,15 @@ int mica_waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Stat
         *indx = i;
         rc_ = retire(&array_of_requests[i], rs[i], status, eo);
     }
-    mica_unlock();
     END_REQUESTS(rs)
 }
 
 int mica_testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status, mica_errobj_t **eo)
 {
     WITH_REQUESTS(count, array_of_requests, rs)
-    mica_lock();
     int i = poll_any(count, rs, indx, flag, status);
     if (i >= 0)
         rc_ = retire(&array_of_requests[i], rs[i], status, eo);
-    mica_unlock();
     END_REQUESTS(rs)
 }
 
@@ -272,10 +270,8 @@ int mica_waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[], mica_errobj_t **eo)
 {
     WITH_REQUESTS(incount, array_of_requests, rs)
-    mica_lock();
     MICA_WAIT_UNTIL(some_done(incount, rs));
     rc_ = retire_some(incount, array_of_requests, rs, outcount, array_of_indices, array_of_statuses, eo);
-    mica_unlock();
     END_REQUESTS(rs)
 }
 
@@ -283,11 +279,9 @@ int mica_testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[], mica_errobj_t **eo)
 {
     WITH_REQUESTS(incount, array_of_requests, rs)
-    mica_lock();
     if (!some_done(incount, rs))
         mica_progress();
     rc_ = retire_some(incount, array_of_requests, rs, outcount, array_of_indices, array_of_statuses, eo);
-    mica_unlock();
     END_REQUESTS(rs)
 }
 
@@ -300,7 +294,6 @@ int mica_request_get_status(mica_request_t *request, int *flag, MPI_Status *stat
         set_status(status, &empty_status);
         return MPI_SUCCESS;
     }
-    mica_lock();
     if (!mica_request_done(r))
         mica_progress();
     *flag = mica_request_done(r);
@@ -309,7 +302,6 @@ int mica_request_get_status(mica_request_t *request, int *flag, MPI_Status *stat
             grequest_query(r);
         set_status(status, &r->status);
     }
-    mica_unlock();
     return MPI_SUCCESS;
 }
 
@@ -317,16 +309,14 @@ int mica_request_free(MPI_Request *request, mica_errobj_t **eo)
 {
     (void)eo;                         /* no request error to blame on a communicator */
     mica_request_t *r = mica_request_lookup(*request);
-    mica_lock();
     int rc = MPI_SUCCESS;
     if (r->kind == MICA_REQ_GREQ && mica_request_done(r))
-        rc = greq(r)->free_fn(greq(r)->extra_state);
+        rc = grequest_free(r);
     if (mica_request_done(r) || (r->persistent && !r->active))
         mica_request_release(r);
     else
         r->freed = 1;                 /* released by the engine when it completes */
     *request = MPI_REQUEST_NULL;
-    mica_unlock();
     return rc;
 }
 
@@ -338,11 +328,9 @@ int mica_cancel(MPI_Request *request, mica_errobj_t **eo)
     int (*cancel)(mica_request_t *) = mica_request_ops[r->kind].cancel;
     if (!cancel)
         return MPI_SUCCESS;
-    mica_lock();
     int rc = cancel(r);
     if (rc != MPI_SUCCESS && r->comm) /* raised on the request's communicator */
         *eo = &r->comm->eo;
-    mica_unlock();
     return rc;
 }
 
@@ -362,9 +350,7 @@ int mica_grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     if (!g)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a generalized request");
     *g = (grequest_t){query_fn, free_fn, cancel_fn, extra_state};
-    mica_lock();
     mica_request_t *r = mica_request_new(MICA_REQ_GREQ);
-    mica_unlock();
     if (!r) {
         free(g);
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
@@ -377,7 +363,9 @@ int mica_grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
 
 static int grequest_cancel(mica_request_t *r)
 {
+    int held = mica_callback_begin();
     greq(r)->cancel_fn(greq(r)->extra_state, mica_request_done(r));
+    mica_callback_end(held);
     return MPI_SUCCESS;
 }
 
@@ -417,11 +405,9 @@ int mica_request_get_status_any(int count, const MPI_Request array_of_requests[]
 {
     (void)eo;                         /* no request error to blame on a communicator */
     WITH_REQUESTS(count, array_of_requests, rs)
-    mica_lock();
     int i = poll_any(count, rs, indx, flag, status);
     if (i >= 0)
         peek_status(rs[i], status);
-    mica_unlock();
     END_REQUESTS(rs)
 }
 
@@ -430,7 +416,6 @@ int mica_request_get_status_all(int count, const MPI_Request array_of_requests[]
 {
     (void)eo;                         /* no request error to blame on a communicator */
     WITH_REQUESTS(count, array_of_requests, rs)
-    mica_lock();
     if (!all_done(count, rs))
         mica_progress();
     *flag = all_done(count, rs);
@@ -440,7 +425,6 @@ int mica_request_get_status_all(int count, const MPI_Request array_of_requests[]
         else
             array_of_statuses[i] = empty_status;
     }
-    mica_unlock();
     END_REQUESTS(rs)
 }
 
@@ -449,7 +433,6 @@ int mica_request_get_status_some(int incount, const MPI_Request array_of_request
 {
     (void)eo;                         /* no request error to blame on a communicator */
     WITH_REQUESTS(incount, array_of_requests, rs)
-    mica_lock();
     if (!some_done(incount, rs))
         mica_progress();
     int n = 0, active = 0;
@@ -464,6 +447,5 @@ int mica_request_get_status_some(int incount, const MPI_Request array_of_request
         array_of_indices[n++] = i;
     }
     *outcount = active ? n : MPI_UNDEFINED;
-    mica_unlock();
     END_REQUESTS(rs)
 }

@@ -101,9 +101,7 @@ static int attach(bbuf_t *b, void *buffer, MPI_Count size)
 
 static void flush(bbuf_t *b)
 {
-    mica_lock();
     MICA_WAIT_UNTIL(b->pending == 0);
-    mica_unlock();
 }
 
 /* Detaching waits for the buffer's sends: then its memory is the user's again. */

@@ -57,10 +57,8 @@ int mica_recv_c(void *buf, MPI_Count count, mica_type_t *datatype, int source, i
     memset(&r, 0, sizeof r);
     r.kind = MICA_REQ_RECV;
     fill(&r, buf, count, datatype, source, tag, comm, MICA_CTX_PT2PT);
-    mica_lock();
     start_recv(&r);
     MICA_WAIT_UNTIL(mica_request_done(&r));
-    mica_unlock();
     set_status(status, &r.status);
     return r.status.MPI_ERROR;
 }
@@ -72,9 +70,7 @@ int mica_irecv_c(void *buf, MPI_Count count, mica_type_t *datatype, int source, 
     if (rc != MPI_SUCCESS)
         return rc;
     mica_request_t *r;
-    mica_lock();
     rc = mica_pt2pt_irecv(buf, count, datatype, source, tag, comm, MICA_CTX_PT2PT, &r);
-    mica_unlock();
     if (rc == MPI_SUCCESS)
         *request = (MPI_Request)r->obj.handle;
     return rc;
@@ -86,9 +82,7 @@ int mica_recv_init_c(void *buf, MPI_Count count, mica_type_t *datatype, int sour
     int rc = mica_pt2pt_check_type(datatype);
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_lock();
     mica_request_t *r = mica_request_new(MICA_REQ_RECV);
-    mica_unlock();
     if (!r)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
     fill(r, buf, count, datatype, source, tag, comm, MICA_CTX_PT2PT);
@@ -165,12 +159,10 @@ int mica_sendrecv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *sendt
                     int source, int recvtag, mica_comm_t *comm, MPI_Status *status)
 {
     mica_request_t *pair;
-    mica_lock();
     int rc = start_pair(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                         source, recvtag, comm, NULL, &pair);
     if (rc == MPI_SUCCESS)
         rc = mica_request_wait(pair, status);
-    mica_unlock();
     return rc;
 }
 
@@ -199,11 +191,9 @@ int mica_sendrecv_replace_c(void *buf, MPI_Count count, mica_type_t *datatype, i
                             MPI_Status *status)
 {
     mica_request_t *pair;
-    mica_lock();
     int rc = start_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &pair);
     if (rc == MPI_SUCCESS)
         rc = mica_request_wait(pair, status);
-    mica_unlock();
     return rc;
 }
 
@@ -212,10 +202,8 @@ int mica_isendrecv_c(const void *sendbuf, MPI_Count sendcount, mica_type_t *send
                      int source, int recvtag, mica_comm_t *comm, MPI_Request *request)
 {
     mica_request_t *pair;
-    mica_lock();
     int rc = start_pair(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                         source, recvtag, comm, NULL, &pair);
-    mica_unlock();
     if (rc == MPI_SUCCESS)
         *request = (MPI_Request)pair->obj.handle;
     return rc;
@@ -226,9 +214,7 @@ int mica_isendrecv_replace_c(void *buf, MPI_Count count, mica_type_t *datatype, 
                              MPI_Request *request)
 {
     mica_request_t *pair;
-    mica_lock();
     int rc = start_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &pair);
-    mica_unlock();
     if (rc == MPI_SUCCESS)
         *request = (MPI_Request)pair->obj.handle;
     return rc;
@@ -245,13 +231,11 @@ int mica_iprobe(int source, int tag, mica_comm_t *comm, int *flag, MPI_Status *s
         set_status(status, &proc_null_status);
         return MPI_SUCCESS;
     }
-    mica_lock();
     MPI_Status s;
     if (!(*flag = mica_pt2pt_probe(comm->context, source, tag, &s))) {
         mica_progress();
         *flag = mica_pt2pt_probe(comm->context, source, tag, &s);
     }
-    mica_unlock();
     if (*flag)
         set_status(status, &s);
     return MPI_SUCCESS;
@@ -264,9 +248,7 @@ int mica_probe(int source, int tag, mica_comm_t *comm, MPI_Status *status)
         return MPI_SUCCESS;
     }
     MPI_Status s;
-    mica_lock();
     MICA_WAIT_UNTIL(mica_pt2pt_probe(comm->context, source, tag, &s));
-    mica_unlock();
     set_status(status, &s);
     return MPI_SUCCESS;
 }
@@ -291,13 +273,11 @@ int mica_improbe(int source, int tag, mica_comm_t *comm, int *flag, MPI_Message 
         return MPI_SUCCESS;
     }
     MPI_Status s;
-    mica_lock();
     void *msg = mica_pt2pt_mprobe(comm->context, source, tag, &s);
     if (!msg) {
         mica_progress();
         msg = mica_pt2pt_mprobe(comm->context, source, tag, &s);
     }
-    mica_unlock();
     *flag = msg != NULL;
     if (!msg)
         return MPI_SUCCESS;
@@ -314,9 +294,7 @@ int mica_mprobe(int source, int tag, mica_comm_t *comm, MPI_Message *message, MP
     }
     MPI_Status s;
     void *msg;
-    mica_lock();
     MICA_WAIT_UNTIL((msg = mica_pt2pt_mprobe(comm->context, source, tag, &s)));
-    mica_unlock();
     set_status(status, &s);
     return new_message(msg, message);
 }
@@ -349,21 +327,18 @@ int mica_mrecv_c(void *buf, MPI_Count count, mica_type_t *datatype, MPI_Message 
 {
     mica_request_t r;
     memset(&r, 0, sizeof r);
-    mica_lock();
     int rc = mrecv_start(buf, count, datatype, message, &r);
     if (rc == MPI_SUCCESS) {
         MICA_WAIT_UNTIL(mica_request_done(&r));
         set_status(status, &r.status);
         rc = r.status.MPI_ERROR;
     }
-    mica_unlock();
     return rc;
 }
 
 int mica_imrecv_c(void *buf, MPI_Count count, mica_type_t *datatype, MPI_Message *message,
                   MPI_Request *request)
 {
-    mica_lock();
     mica_request_t *r = mica_request_new(MICA_REQ_RECV);
     int rc = r ? mrecv_start(buf, count, datatype, message, r)
                : mica_error(MPI_ERR_NO_MEM, "no memory for a request");
@@ -371,7 +346,6 @@ int mica_imrecv_c(void *buf, MPI_Count count, mica_type_t *datatype, MPI_Message
         mica_type_retain(datatype);
     if (r && rc != MPI_SUCCESS)
         mica_request_release(r);
-    mica_unlock();
     if (rc == MPI_SUCCESS)
         *request = (MPI_Request)r->obj.handle;
     return rc;

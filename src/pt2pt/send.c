@@ -73,10 +73,8 @@ static int send_blocking(const void *buf, MPI_Count count, mica_type_t *type, in
     int rc = mica_pt2pt_check_type(type);
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
-    mica_lock();
     if ((mode == MICA_SEND_STANDARD || mode == MICA_SEND_READY) &&
         mica_pt2pt_send_now(buf, count, type, dest, tag, comm, comm->context + MICA_CTX_PT2PT)) {
-        mica_unlock();
         return MPI_SUCCESS;
     }
     mica_request_t r = {.kind = MICA_REQ_SEND, .mode = (uint8_t)mode};  /* never seen by the user */
@@ -86,7 +84,6 @@ static int send_blocking(const void *buf, MPI_Count count, mica_type_t *type, in
         MICA_WAIT_UNTIL(mica_request_done(&r));
         rc = r.status.MPI_ERROR;
     }
-    mica_unlock();
     return rc;
 }
 
@@ -97,9 +94,7 @@ static int send_nonblocking(const void *buf, MPI_Count count, mica_type_t *type,
     if (rc != MPI_SUCCESS)
         return rc;
     mica_request_t *r;
-    mica_lock();
     rc = mica_pt2pt_isend(buf, count, type, dest, tag, comm, MICA_CTX_PT2PT, mode, &r);
-    mica_unlock();
     if (rc == MPI_SUCCESS)
         *request = (MPI_Request)r->obj.handle;
     return rc;
@@ -111,9 +106,7 @@ static int send_init(const void *buf, MPI_Count count, mica_type_t *type, int de
     int rc = mica_pt2pt_check_type(type);
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_lock();
     mica_request_t *r = mica_request_new(MICA_REQ_SEND);
-    mica_unlock();
     if (!r)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
     fill(r, buf, count, type, dest, tag, comm, MICA_CTX_PT2PT);

@@ -358,14 +358,12 @@ static int put_or_get(int kind, void *origin_addr, MPI_Count origin_count,
     if (rc != MPI_SUCCESS)
         return rc;
     mica_rma_hdr_t h = {.kind = kind, .disp = target_disp, .count = target_count};
-    mica_lock();
     if (kind == MICA_RMA_PUT)
         rc = transfer(win, target_rank, &h, target_datatype, origin_addr, origin_count,
                       origin_datatype, NULL, NULL, 0, NULL);
     else
         rc = transfer(win, target_rank, &h, target_datatype, NULL, 0, NULL, NULL, origin_addr,
                       origin_count, origin_datatype);
-    mica_unlock();
     return rc;
 }
 
@@ -415,11 +413,9 @@ static int accumulate(const void *origin_addr, MPI_Count origin_count,
                         .disp = target_disp, .count = target_count,
                         .op = (uint32_t)op->obj.handle,
                         .basic = (uint32_t)target_datatype->basic->obj.handle};
-    mica_lock();
     rc = transfer(win, target_rank, &h, target_datatype, origin_addr, no_op ? 0 : origin_count,
                   no_op ? NULL : origin_datatype, NULL, result_addr, result_count,
                   result_datatype);
-    mica_unlock();
     return rc;
 }
 
@@ -486,10 +482,8 @@ int mica_compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     if (rc != MPI_SUCCESS)
         return rc;
     mica_rma_hdr_t h = {.kind = MICA_RMA_CAS, .disp = target_disp, .count = 1};
-    mica_lock();
     rc = transfer(win, target_rank, &h, datatype, origin_addr, 1, datatype, compare_addr,
                   result_addr, 1, datatype);
-    mica_unlock();
     return rc;
 }
 
@@ -499,13 +493,11 @@ static int done_request(int rc, MPI_Request *request)
 {
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_lock();
     mica_request_t *r = mica_request_new(MICA_REQ_SEND);
     if (r) {
         r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG};
         mica_request_complete(r);
     }
-    mica_unlock();
     if (!r)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
     *request = (MPI_Request)r->obj.handle;

@@ -32,13 +32,11 @@ int mica_win_fence(int assert, mica_win_t *w)
     if (any_passive(win) || win->access || win->exposed >= 0)
         return mica_error(MPI_ERR_RMA_SYNC, "win has a lock or PSCW epoch open: MPI_Win_fence "
                           "cannot be called");
-    mica_lock();
     int rc = MPI_SUCCESS;
     if (win->fence && !(assert & MPI_MODE_NOPRECEDE))
         rc = flush_all(win);
     if (rc == MPI_SUCCESS)
         rc = mica_coll_barrier_locked(win->comm);
-    mica_unlock();
     win->fence = !(assert & MPI_MODE_NOSUCCEED);
     return rc;
 }
@@ -66,9 +64,7 @@ int mica_win_lock(int lock_type, int rank, int assert, mica_win_t *w)
     if (win->locked[rank] || win->lock_all || win->access || win->fence)
         return mica_error(MPI_ERR_RMA_SYNC, "an access epoch to rank=%d is already open (a "
                           "fence epoch ends with MPI_Win_fence(MPI_MODE_NOSUCCEED))", rank);
-    mica_lock();
     rc = mica_rma_control(win, rank, MICA_RMA_LOCK, lock_type, 1);
-    mica_unlock();
     if (rc == MPI_SUCCESS) {
         win->locked[rank] = lock_type;
         win->nlocked++;
@@ -87,9 +83,7 @@ int mica_win_unlock(int rank, mica_win_t *w)
         return rc;
     if (!win->locked[rank])
         return mica_error(MPI_ERR_RMA_SYNC, "rank=%d is not locked by MPI_Win_lock", rank);
-    mica_lock();
     rc = mica_rma_control(win, rank, MICA_RMA_UNLOCK, 0, 1);
-    mica_unlock();
     win->locked[rank] = 0;
     win->nlocked--;
     return rc;
@@ -102,10 +96,8 @@ int mica_win_lock_all(int assert, mica_win_t *w)
     if (any_passive(win) || win->access || win->fence)
         return mica_error(MPI_ERR_RMA_SYNC, "an access epoch of win is already open");
     int rc = MPI_SUCCESS;
-    mica_lock();
     for (int t = 0; t < win->comm->size && rc == MPI_SUCCESS; t++)
         rc = mica_rma_control(win, t, MICA_RMA_LOCK, MPI_LOCK_SHARED, 1);
-    mica_unlock();
     if (rc == MPI_SUCCESS) {
         win->lock_all = 1;
         win->fence = 0;
@@ -119,13 +111,11 @@ int mica_win_unlock_all(mica_win_t *w)
     if (!win->lock_all)
         return mica_error(MPI_ERR_RMA_SYNC, "win is not locked by MPI_Win_lock_all");
     int rc = MPI_SUCCESS;
-    mica_lock();
     for (int t = 0; t < win->comm->size; t++) {
         int e = mica_rma_control(win, t, MICA_RMA_UNLOCK, 0, 1);
         if (rc == MPI_SUCCESS)
             rc = e;
     }
-    mica_unlock();
     win->lock_all = 0;
     return rc;
 }
@@ -147,9 +137,7 @@ int mica_win_flush(int rank, mica_win_t *w)
         rc = check_passive(win, rank);
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_lock();
     rc = mica_rma_control(win, rank, MICA_RMA_FLUSH, 0, 1);
-    mica_unlock();
     return rc;
 }
 
@@ -159,11 +147,9 @@ int mica_win_flush_all(mica_win_t *w)
     if (!any_passive(win))
         return mica_error(MPI_ERR_RMA_SYNC, "no passive target epoch is open on win");
     int rc = MPI_SUCCESS;
-    mica_lock();
     for (int t = 0; t < win->comm->size && rc == MPI_SUCCESS; t++)
         if (win->lock_all || win->locked[t])
             rc = mica_rma_control(win, t, MICA_RMA_FLUSH, 0, 1);
-    mica_unlock();
     return rc;
 }
 
@@ -238,12 +224,10 @@ int mica_win_post(mica_group_t *group, int assert, mica_win_t *w)
     int *ranks = group_ranks(win, group, &rc);
     if (!ranks)
         return rc;
-    mica_lock();
     win->exposed = group->size;
     win->completes = 0;
     for (int i = 0; i < group->size && rc == MPI_SUCCESS; i++)
         rc = post_message(win, ranks[i], 1);
-    mica_unlock();
     free(ranks);
     return rc;
 }
@@ -258,10 +242,8 @@ int mica_win_start(mica_group_t *group, int assert, mica_win_t *w)
     int *ranks = group_ranks(win, group, &rc);
     if (!ranks)
         return rc;
-    mica_lock();
     for (int i = 0; i < group->size && rc == MPI_SUCCESS; i++)
         rc = post_message(win, ranks[i], 0);
-    mica_unlock();
     if (rc != MPI_SUCCESS) {
         free(ranks);
         return rc;
@@ -277,13 +259,11 @@ int mica_win_complete(mica_win_t *w)
     if (!win->access)
         return mica_error(MPI_ERR_RMA_SYNC, "no access epoch was started by MPI_Win_start");
     int rc = MPI_SUCCESS;
-    mica_lock();
     for (int i = 0; i < win->naccess; i++) {
         int e = mica_rma_control(win, win->access[i], MICA_RMA_COMPLETE, 0, 0);
         if (rc == MPI_SUCCESS)
             rc = e;
     }
-    mica_unlock();
     free(win->access);
     win->access = NULL;
     win->naccess = 0;
@@ -295,9 +275,7 @@ int mica_win_wait(mica_win_t *w)
     mica_rma_win_t *win = mica_rma_win(w);
     if (win->exposed < 0)
         return mica_error(MPI_ERR_RMA_SYNC, "no exposure epoch was started by MPI_Win_post");
-    mica_lock();
     MICA_WAIT_UNTIL(win->completes >= win->exposed);
-    mica_unlock();
     win->exposed = -1;
     return MPI_SUCCESS;
 }
@@ -307,10 +285,8 @@ int mica_win_test(mica_win_t *w, int *flag)
     mica_rma_win_t *win = mica_rma_win(w);
     if (win->exposed < 0)
         return mica_error(MPI_ERR_RMA_SYNC, "no exposure epoch was started by MPI_Win_post");
-    mica_lock();
     mica_progress();
     *flag = win->completes >= win->exposed;
-    mica_unlock();
     if (*flag)
         win->exposed = -1;
     return MPI_SUCCESS;

@@ -65,11 +65,9 @@ static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_comm_t *comm
         return mica_error(MPI_ERR_NO_MEM, "no memory for a window");
     }
     MPI_Aint mine[2] = {size, disp_unit}, *all = malloc(2 * n * sizeof *all);
-    mica_lock();
     rc = all ? mica_coll_allgather_locked(mine, 2, &mica_type_MPI_AINT, all, 2, &mica_type_MPI_AINT,
                                           win->comm)
              : mica_error(MPI_ERR_NO_MEM, "no memory for a window");
-    mica_unlock();
     if (rc != MPI_SUCCESS) {
         free(all);
         destroy(win);
@@ -80,11 +78,9 @@ static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_comm_t *comm
         win->disp_units[i] = (int)all[2 * i + 1];
     }
     free(all);
-    mica_lock();
     win->next = mica_rma_windows;
     mica_rma_windows = win;
     mica_progress_arm(mica_rma_poll);
-    mica_unlock();
     *out = (MPI_Win)win->w.eo.obj.handle;
     return MPI_SUCCESS;
 }
@@ -149,7 +145,6 @@ int mica_win_free(MPI_Win *handle)
         return mica_error(MPI_ERR_RMA_SYNC, "win has an epoch open: close it before "
                           "MPI_Win_free");
     /* Once everyone is here, nobody sends to this window again. */
-    mica_lock();
     int rc = mica_coll_barrier_locked(win->comm);
     mica_rma_drain(win);
     for (mica_rma_win_t **p = &mica_rma_windows; *p; p = &(*p)->next)
@@ -159,7 +154,6 @@ int mica_win_free(MPI_Win *handle)
         }
     if (!mica_rma_windows)
         mica_progress_disarm(mica_rma_poll);
-    mica_unlock();
     destroy(win);
     *handle = MPI_WIN_NULL;
     return rc;

@@ -228,9 +228,7 @@ int mica_dist_graph_create(mica_comm_t *comm_old, int n, const int sources[],
     if (rc != MPI_SUCCESS)
         return rc;
     int *recs = NULL, nrecs = 0;
-    mica_lock();
     rc = exchange(comm_old, n, sources, degrees, destinations, weights, weighted, &recs, &nrecs);
-    mica_unlock();
     if (rc != MPI_SUCCESS)
         return rc;
     mica_topo_t *t = from_records(recs, nrecs, weighted);

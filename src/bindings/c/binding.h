@@ -9,6 +9,7 @@
 
 #include "core/comm.h"
 #include "core/errors.h"
+#include "core/progress.h"
 #include "core/state.h"
 #include "core_api.h"
 #include "io/io.h"
