@@ -67,24 +67,35 @@ int mica_pt2pt_isend(const void *buf, MPI_Count count, mica_type_t *type, int de
     return MPI_SUCCESS;
 }
 
-static int send_blocking(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
-                         mica_comm_t *comm, enum mica_send_mode mode)
+/* A blocking send that must wait: through a request on the stack, never seen by the user. Out
+ * of line, so that the fast path below needs no stack frame for it. */
+static __attribute__((noinline)) int send_waiting(const void *buf, MPI_Count count,
+                                                  mica_type_t *type, int dest, int tag,
+                                                  mica_comm_t *comm, enum mica_send_mode mode)
 {
-    int rc = mica_pt2pt_check_type(type);
-    if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
-        return rc;
-    if ((mode == MICA_SEND_STANDARD || mode == MICA_SEND_READY) &&
-        mica_pt2pt_send_now(buf, count, type, dest, tag, comm, comm->context + MICA_CTX_PT2PT)) {
-        return MPI_SUCCESS;
-    }
-    mica_request_t r = {.kind = MICA_REQ_SEND, .mode = (uint8_t)mode};  /* never seen by the user */
+    mica_request_t r = {.kind = MICA_REQ_SEND, .mode = (uint8_t)mode};
     fill(&r, buf, count, type, dest, tag, comm, MICA_CTX_PT2PT);
-    rc = start_send(&r);
+    int rc = start_send(&r);
     if (rc == MPI_SUCCESS) {
         MICA_WAIT_UNTIL(mica_request_done(&r));
         rc = r.status.MPI_ERROR;
     }
     return rc;
+}
+
+/* Inlined in each mode's entry point: the fast path sends an eager message at once. */
+static inline __attribute__((always_inline)) int send_blocking(const void *buf, MPI_Count count,
+                                                               mica_type_t *type, int dest,
+                                                               int tag, mica_comm_t *comm,
+                                                               enum mica_send_mode mode)
+{
+    int rc = mica_pt2pt_check_type(type);
+    if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+        return rc;
+    if ((mode == MICA_SEND_STANDARD || mode == MICA_SEND_READY) &&
+        mica_pt2pt_send_now(buf, count, type, dest, tag, comm, comm->context + MICA_CTX_PT2PT))
+        return MPI_SUCCESS;
+    return send_waiting(buf, count, type, dest, tag, comm, mode);
 }
 
 static int send_nonblocking(const void *buf, MPI_Count count, mica_type_t *type, int dest,
