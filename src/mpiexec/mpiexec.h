@@ -57,6 +57,7 @@ typedef struct mica_job {
     int tag_output;
     int pmi_port;               /* serve PMI over TCP instead of PMI_FD */
     int listen_fd;
+    int nclaimed;               /* ranks that have claimed their PMI connection (--pmi-port) */
     char port_str[64];          /* host:port for PMI_PORT */
     mica_conn_t **conns;        /* every live or unbound connection */
     int nconns, capconns;

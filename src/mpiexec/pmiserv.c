@@ -104,6 +104,10 @@ static void initack(mica_job_t *job, mica_conn_t *c, const mica_pmi_msg_t *r)
     }
     c->rank = rank;
     job->ranks[rank].conn = c;
+    if (++job->nclaimed == job->n && job->listen_fd >= 0) {
+        close(job->listen_fd);        /* every rank is in: nobody else may connect */
+        job->listen_fd = -1;
+    }
     /* The Hydra-style answer: initack, then size, rank and debug. */
     reply(job, c, "cmd=initack rc=0\ncmd=set size=%d\ncmd=set rank=%d\ncmd=set debug=0\n",
           job->n, rank);
@@ -134,8 +138,9 @@ static void serve_request(mica_job_t *job, mica_conn_t *c, char *line)
         initack(job, c, &r);
         return;
     }
-    if (c->rank < 0) {
-        mica_job_fail(job, 1, "mpiexec: PMI connection sent cmd=%s before cmd=initack", cmd);
+    if (c->rank < 0) {                /* not a rank of ours: dropped, the job goes on */
+        fprintf(stderr, "mpiexec: dropped a PMI connection that sent cmd=%s before cmd=initack\n",
+                cmd);
         mica_pmiserv_conn_close(job, c);
         return;
     }
@@ -269,12 +274,46 @@ int mica_pmiserv_listen(mica_job_t *job)
     return 0;
 }
 
+/* The user that owns the other end of a loopback TCP connection `fd`: the kernel's table of
+ * TCP sockets (/proc/net/tcp) lists the peer's socket, local address its port, remote address
+ * ours, with its owner. -1 if it cannot be told. */
+static long peer_uid(int fd)
+{
+    struct sockaddr_in peer, self;
+    socklen_t plen = sizeof peer, slen = sizeof self;
+    if (getpeername(fd, (struct sockaddr *)&peer, &plen) ||
+        getsockname(fd, (struct sockaddr *)&self, &slen) || peer.sin_family != AF_INET)
+        return -1;
+    FILE *f = fopen("/proc/net/tcp", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    long uid = -1;
+    unsigned lport, rport;
+    unsigned long u;
+    while (uid < 0 && fgets(line, sizeof line, f))
+        if (sscanf(line, " %*d: %*x:%x %*x:%x %*x %*x:%*x %*x:%*x %*x %lu", &lport, &rport,
+                   &u) == 3 && lport == ntohs(peer.sin_port) && rport == ntohs(self.sin_port))
+            uid = (long)u;
+    fclose(f);
+    return uid;
+}
+
+/* A connection is served only if it comes from a process of the job's user: another local user
+ * may not claim a rank, read the job's data or stop it (the ranks' pmiid is no secret). */
 void mica_pmiserv_accept(mica_job_t *job)
 {
     for (;;) {
         int fd = accept4(job->listen_fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
             return;  /* EAGAIN: all taken */
+        long uid = peer_uid(fd);
+        if (uid != (long)geteuid()) {
+            fprintf(stderr, "mpiexec: refused a PMI connection from %s (not the job's user)\n",
+                    uid < 0 ? "an unknown user" : "another user");
+            close(fd);
+            continue;
+        }
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         if (!mica_pmiserv_conn_new(job, fd, -1))

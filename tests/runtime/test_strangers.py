@@ -1,0 +1,220 @@
+"""A local user who is not the job's owner can neither join a job nor stop it (issue 9):
+ - mpiexec --pmi-port: a stranger who connects first and claims rank 1 (cmd=initack pmiid=1)
+   is refused, and the job runs; a connection that sends a bad line before claiming a rank is
+   dropped, not the job (as the job's own user too);
+ - shared memory: a segment name of the job taken in advance by another user (or left over by
+   this one) does not stop the job, and no rank maps another user's segment.
+Rank 1 starts a second late (a wrapper), so the stranger comes first. The parts that need a
+second user run as root only (as `nobody`); run as another user they are skipped, the rest
+runs. Exit 77 when nothing could run."""
+import os
+import pwd
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+PREFIX = os.environ.get('MICA_PREFIX') or os.path.join(os.path.dirname(__file__), '..', '..',
+                                                       'install')
+MPIEXEC = os.path.join(PREFIX, 'bin', 'mpiexec')
+ROOT_USER = os.geteuid() == 0
+PROG = r'''
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    int rank, v = 42;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    else
+        MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rank == 1)
+        printf("got %d\n", v);
+    MPI_Finalize();
+    return 0;
+}
+'''
+# Rank 1 waits for the stranger's go (a file), or a second at most.
+WRAPPER = '''#!/bin/sh
+if [ "${PMI_ID:-${PMI_RANK:-0}}" = 1 ]; then
+    i=0; while [ ! -e "$GO" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+fi
+exec "$@"
+'''
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print('FAIL: ' + msg)
+
+
+def as_nobody():
+    """preexec_fn: become `nobody` (root only)."""
+    nobody = pwd.getpwnam('nobody')
+    def drop():
+        os.setgid(nobody.pw_gid)
+        os.setuid(nobody.pw_uid)
+    return drop
+
+
+def listening_port(pid, timeout=10):
+    """The TCP port a process listens on (its --pmi-port), from /proc."""
+    end = time.time() + timeout
+    while time.time() < end:
+        inodes = set()
+        try:
+            for fd in os.listdir('/proc/%d/fd' % pid):
+                m = re.match(r'socket:\[(\d+)\]', os.readlink('/proc/%d/fd/%s' % (pid, fd)))
+                if m:
+                    inodes.add(m.group(1))
+        except OSError:
+            pass
+        for line in open('/proc/net/tcp').readlines()[1:]:
+            f = line.split()
+            if f[3] == '0A' and f[9] in inodes:          # LISTEN
+                return int(f[1].split(':')[1], 16)
+        time.sleep(0.02)
+    return None
+
+
+def job(tmp, extra, before_go):
+    """Run the program on 2 ranks with rank 1 late; before_go(mpiexec's pid) runs first, then
+    rank 1 goes. The job's output and exit status."""
+    go = os.path.join(tmp, 'go')
+    if os.path.exists(go):
+        os.unlink(go)
+    env = dict(os.environ, GO=go)
+    p = subprocess.Popen([MPIEXEC] + extra + ['-n', '2', os.path.join(tmp, 'wrap'),
+                                              os.path.join(tmp, 'prog')],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        before_go(p.pid)
+    finally:
+        open(go, 'w').close()
+    out, _ = p.communicate(timeout=60)
+    return out, p.returncode
+
+
+def stranger(port, line, user):
+    """Connect to the PMI port (as `nobody` when user: in a child process), send a line; what
+    came back before the server closed the connection or went quiet."""
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(rfd)
+            if user:
+                as_nobody()()
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.connect(('127.0.0.1', port))
+            s.settimeout(3)
+            s.sendall(line.encode())
+            data = b''
+            try:
+                while True:
+                    chunk = s.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+            except OSError:
+                pass
+            os.write(wfd, data)
+        finally:
+            os._exit(0)
+    os.close(wfd)
+    data = b''
+    while True:
+        chunk = os.read(rfd, 4096)
+        if not chunk:
+            break
+        data += chunk
+    os.close(rfd)
+    os.waitpid(pid, 0)
+    return data.decode(errors='replace')
+
+
+def main():
+    if not os.path.exists(MPIEXEC):
+        print('skip: no mpiexec at ' + MPIEXEC)
+        return 77
+    tmp = tempfile.mkdtemp(dir=os.environ.get('MICA_TMP'))
+    os.chmod(tmp, 0o755)                 # nobody runs nothing from here, but may look
+    with open(os.path.join(tmp, 'prog.c'), 'w') as f:
+        f.write(PROG)
+    subprocess.check_call([os.path.join(PREFIX, 'bin', 'mpicc'), '-o',
+                           os.path.join(tmp, 'prog'), os.path.join(tmp, 'prog.c')])
+    with open(os.path.join(tmp, 'wrap'), 'w') as f:
+        f.write(WRAPPER)
+    os.chmod(os.path.join(tmp, 'wrap'), 0o755)
+
+    # 1. A stranger claims rank 1 on the PMI port first.
+    if ROOT_USER:
+        seen = {}
+        def claim(pid):
+            port = listening_port(pid)
+            seen['reply'] = stranger(port, 'cmd=initack pmiid=1\n', True) if port else None
+        out, rc = job(tmp, ['--pmi-port'], claim)
+        if seen.get('reply') is None:
+            fail('pmi-port: could not find the port mpiexec listens on')
+        elif 'rc=0' in seen['reply']:
+            fail('pmi-port: a stranger claimed rank 1: %r' % seen['reply'])
+        if rc != 0 or 'got 42' not in out:
+            fail('pmi-port: the job failed after a stranger claimed rank 1 (exit %d):\n%s'
+                 % (rc, out))
+    else:
+        print('skip: the stranger claiming a rank needs root (to be nobody)')
+
+    # 2. A bad line before any claim (the job's own user): dropped, the job runs.
+    def garbage(pid):
+        port = listening_port(pid)
+        if port:
+            stranger(port, 'cmd=abort exitcode=1\n', False)
+    out, rc = job(tmp, ['--pmi-port'], garbage)
+    if rc != 0 or 'got 42' not in out:
+        fail('pmi-port: a bad line from a connection that claimed no rank ended the job '
+             '(exit %d):\n%s' % (rc, out))
+
+    # 3. Rank 1's segment name taken first: by nobody (as root), or left over by us.
+    def squat(pid):
+        end = time.time() + 10
+        while time.time() < end:
+            names = [n for n in os.listdir('/dev/shm') if re.match(r'mica-.*-0$', n)]
+            if names:
+                break
+            time.sleep(0.01)
+        else:
+            fail('shm: rank 0 made no segment')
+            return
+        path = '/dev/shm/' + names[0][:-1] + '1'
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o666)
+        os.ftruncate(fd, 4096)
+        os.close(fd)
+        os.chmod(path, 0o666)
+        if ROOT_USER:
+            nobody = pwd.getpwnam('nobody')
+            os.chown(path, nobody.pw_uid, nobody.pw_gid)
+        seen_path.append(path)
+        prefix.append(names[0][:-1])
+    seen_path, prefix = [], []
+    out, rc = job(tmp, [], squat)
+    if rc != 0 or 'got 42' not in out:
+        fail('shm: the job failed with rank 1\'s segment name taken first (exit %d):\n%s'
+             % (rc, out))
+    for p in seen_path:
+        if ROOT_USER and not os.path.exists(p):
+            fail('shm: another user\'s file %s was removed' % p)
+        if os.path.exists(p):
+            os.unlink(p)
+    leftovers = [n for n in os.listdir('/dev/shm') if prefix and n.startswith(prefix[0])]
+    if leftovers:
+        fail('shm: left behind: %s' % ' '.join(leftovers))
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
