@@ -208,7 +208,7 @@ def entry(collective, f, form):
         out.append('    rc = mica_coll_lookup_alltoallw(&a, sendtypes, recvtypes, &types_);\n')
     if m == 'coll':                   # the intercommunicator forms
         name = f.name[:-2] if f.name.endswith('_c') else f.name
-        inter = ('mica_inter_%s(&a, comm)' % collective if form == 'BLOCKING'
+        inter = ('mica_coll_inter_%s(&a, comm)' % collective if form == 'BLOCKING'
                  else 'mica_coll_inter_not_yet("%s")' % name)
         if types:
             out.append('    if (rc == MPI_SUCCESS && comm->inter)\n        rc = %s;\n'

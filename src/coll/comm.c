@@ -22,8 +22,8 @@ static uint32_t largest(const int *everyone, int n, int size)
 /* With MPI_THREAD_MULTIPLE another thread may create a communicator while we wait (the lock is
  * released then), so the largest candidate may have been given away here meanwhile: each member
  * takes it only if no id at or above it has gone, and all confirm, else they try again. */
-int mica_comm_agree(mica_comm_t *comm, int tag, const int *extra, int nextra, uint32_t *context,
-                    int **all)
+int mica_coll_comm_agree(mica_comm_t *comm, int tag, const int *extra, int nextra,
+                         uint32_t *context, int **all)
 {
     int n = nextra + 1, size = comm->size, rc;
     int *mine = malloc((size_t)n * sizeof *mine);
@@ -76,10 +76,10 @@ out:
     return rc;
 }
 
-int mica_comm_dup_hidden(mica_comm_t *comm, MPI_Comm *newcomm)
+int mica_coll_comm_dup_hidden(mica_comm_t *comm, MPI_Comm *newcomm)
 {
     uint32_t ctx;
-    int rc = mica_comm_agree(comm, MICA_TAG_ALLGATHER, NULL, 0, &ctx, NULL);
+    int rc = mica_coll_comm_agree(comm, MICA_TAG_ALLGATHER, NULL, 0, &ctx, NULL);
     if (rc != MPI_SUCCESS)
         return rc;
     int *world = NULL;
@@ -88,11 +88,11 @@ int mica_comm_dup_hidden(mica_comm_t *comm, MPI_Comm *newcomm)
     return mica_comm_make(comm, ctx, comm->size, comm->rank, world, newcomm);
 }
 
-int mica_comm_split_intra(mica_comm_t *comm, int color, int key, MPI_Comm *newcomm)
+int mica_coll_comm_split(mica_comm_t *comm, int color, int key, MPI_Comm *newcomm)
 {
     int extra[2] = {color, key}, *all, size = comm->size;
     uint32_t ctx;
-    int rc = mica_comm_agree(comm, MICA_TAG_ALLGATHER, extra, 2, &ctx, &all);
+    int rc = mica_coll_comm_agree(comm, MICA_TAG_ALLGATHER, extra, 2, &ctx, &all);
     if (rc != MPI_SUCCESS)
         return rc;
     if (color == MPI_UNDEFINED) {

@@ -10,13 +10,13 @@
 /* Agree with the other members of `comm` on a fresh context id (lock held). With `extra`,
  * each member also contributes `nextra` ints, gathered into *all[p * (nextra + 1)] (malloc'd):
  * the context candidate first, then the ints (split uses this to learn every color and key). */
-int mica_comm_agree(mica_comm_t *comm, int tag, const int *extra, int nextra, uint32_t *context,
-                    int **all);
+int mica_coll_comm_agree(mica_comm_t *comm, int tag, const int *extra, int nextra,
+                         uint32_t *context, int **all);
 /* A duplicate of intracommunicator `comm` for the library's own traffic (an open file's, a
  * window's): no attributes copied, so no user callback runs. Collective; free it with
  * mica_comm_free. */
-int mica_comm_dup_hidden(mica_comm_t *comm, MPI_Comm *newcomm);
+int mica_coll_comm_dup_hidden(mica_comm_t *comm, MPI_Comm *newcomm);
 /* MPI_Comm_split of intracommunicator `comm`, the color already checked, with the lock held. */
-int mica_comm_split_intra(mica_comm_t *comm, int color, int key, MPI_Comm *newcomm);
+int mica_coll_comm_split(mica_comm_t *comm, int color, int key, MPI_Comm *newcomm);
 
 #endif

@@ -379,99 +379,99 @@ int mica_coll_inter_not_yet(const char *fn)
 
 /* --- the entry points' forms (algorithms.tsv): the arguments as the intracommunicator's ------- */
 
-int mica_inter_barrier(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_barrier(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     (void)a;
     return inter_barrier(comm);
 }
 
-int mica_inter_bcast(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_bcast(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_bcast(a->rbuf, a->rcount, a->rtype, a->root, comm);
 }
 
-int mica_inter_reduce(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_reduce(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_reduce(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root, comm);
 }
 
-int mica_inter_allreduce(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_allreduce(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_allreduce(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, comm);
 }
 
-int mica_inter_gather(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_gather(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_gather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root,
                         comm);
 }
 
-int mica_inter_gatherv(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_gatherv(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_gatherv(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->rdispls,
                          a->rtype, a->root, comm);
 }
 
-int mica_inter_scatter(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_scatter(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_scatter(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root,
                          comm);
 }
 
-int mica_inter_scatterv(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_scatterv(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_scatterv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, a->rcount,
                           a->rtype, a->root, comm);
 }
 
-int mica_inter_allgather(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_allgather(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_allgather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, comm);
 }
 
-int mica_inter_allgatherv(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_allgatherv(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_allgatherv(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->rdispls,
                             a->rtype, comm);
 }
 
-int mica_inter_alltoall(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_alltoall(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_alltoall(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, comm);
 }
 
-int mica_inter_alltoallv(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_alltoallv(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_alltoallv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, a->rcounts,
                            a->rdispls, a->rtype, comm);
 }
 
-int mica_inter_alltoallw(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_alltoallw(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     int rc = inter_alltoallw(a->sbuf, a->scounts, a->sdispls, a->stypes, a->rbuf, a->rcounts,
                              a->rdispls, a->rtypes, comm);
     return rc;
 }
 
-int mica_inter_reduce_scatter(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_reduce_scatter(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     int rc = mica_coll_check_counts(comm->size, a->rcounts, "recvcounts");
     return rc != MPI_SUCCESS ? rc : inter_reduce_scatter(a->sbuf, a->rbuf, 0, a->rcounts,
                                                          a->rtype, a->op, comm);
 }
 
-int mica_inter_reduce_scatter_block(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_reduce_scatter_block(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     return inter_reduce_scatter(a->sbuf, a->rbuf, a->rcount, NULL, a->rtype, a->op, comm);
 }
 
-int mica_inter_scan(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_scan(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     (void)a, (void)comm;
     return undefined("MPI_Scan");
 }
 
-int mica_inter_exscan(const mica_coll_args_t *a, mica_comm_t *comm)
+int mica_coll_inter_exscan(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     (void)a, (void)comm;
     return undefined("MPI_Exscan");

@@ -56,7 +56,8 @@ const char *mica_op_name(const mica_op_t *op)
 
 /* A kernel on n elements of `basic` at in/io; data that is not aligned for its type (possible
  * inside packed structs) goes through aligned copies, as vector code may assume alignment. */
-static void run(mica_op_kernel_fn *k, const mica_type_t *basic, const char *in, char *io, MPI_Count n)
+static void run(mica_op_kernel_fn *k, const mica_type_t *basic, const char *in, char *io,
+                MPI_Count n)
 {
     if (MICA_LIKELY(!(((uintptr_t)in | (uintptr_t)io) & (basic->align - 1)))) {
         k(in, io, n);

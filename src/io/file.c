@@ -136,7 +136,7 @@ int mica_file_open(mica_comm_t *comm, const char *filename, int amode, mica_info
     f->amode = amode;
     f->eo.errhandler = mica_errhandler_retain(mica_file_null_eo.errhandler);
     MPI_Comm dup;
-    if ((rc = mica_comm_dup_hidden(comm, &dup)) != MPI_SUCCESS) {
+    if ((rc = mica_coll_comm_dup_hidden(comm, &dup)) != MPI_SUCCESS) {
         file_free(f);
         return rc;
     }

@@ -19,7 +19,8 @@
 
 static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
 {
-    int rc = comm->inter ? mica_intercomm_dup(comm, newcomm) : mica_comm_dup_hidden(comm, newcomm);
+    int rc = comm->inter ? mica_intercomm_dup(comm, newcomm)
+                         : mica_coll_comm_dup_hidden(comm, newcomm);
     if (rc != MPI_SUCCESS)
         return rc;
     /* The duplicate has the same extensions (its topology), and the attributes their copy
@@ -50,7 +51,7 @@ int mica_comm_dup_with_info(mica_comm_t *comm, mica_info_t *info, MPI_Comm *newc
 static int split(mica_comm_t *comm, int color, int key, MPI_Comm *newcomm)
 {
     return comm->inter ? mica_intercomm_split(comm, color, key, newcomm)
-                       : mica_comm_split_intra(comm, color, key, newcomm);
+                       : mica_coll_comm_split(comm, color, key, newcomm);
 }
 
 static int check_color(int color)
@@ -160,7 +161,7 @@ int mica_comm_create(mica_comm_t *comm, mica_group_t *group, MPI_Comm *newcomm)
         return rc;
     }
     uint32_t ctx;
-    rc = mica_comm_agree(comm, MICA_TAG_ALLGATHER, NULL, 0, &ctx, NULL);
+    rc = mica_coll_comm_agree(comm, MICA_TAG_ALLGATHER, NULL, 0, &ctx, NULL);
     if (rc != MPI_SUCCESS)
         return rc;
     if (group->rank == MPI_UNDEFINED) {
@@ -188,7 +189,7 @@ int mica_comm_create_group(mica_comm_t *comm, mica_group_t *group, int tag, MPI_
     mica_comm_t among = {.rank = group->rank, .size = group->size, .remote_size = group->size,
                          .world = group->world, .context = comm->context};
     uint32_t ctx;
-    rc = mica_comm_agree(&among, mica_coll_group_tag(tag), NULL, 0, &ctx, NULL);
+    rc = mica_coll_comm_agree(&among, mica_coll_group_tag(tag), NULL, 0, &ctx, NULL);
     if (rc != MPI_SUCCESS)
         return rc;
     return make_from_group(comm, group, ctx, newcomm);
@@ -211,8 +212,8 @@ int mica_comm_create_from_group(mica_group_t *group, const char *stringtag, mica
     mica_comm_t among = {.rank = group->rank, .size = group->size, .remote_size = group->size,
                          .world = group->world, .context = mica_comm_world.context};
     uint32_t ctx;
-    int rc = mica_comm_agree(&among, mica_coll_group_tag(mica_string_tag(stringtag) & ~1), NULL,
-                             0, &ctx, NULL);
+    int tag = mica_coll_group_tag(mica_string_tag(stringtag) & ~1);
+    int rc = mica_coll_comm_agree(&among, tag, NULL, 0, &ctx, NULL);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_comm_t parent = {.eo.errhandler = errhandler};    /* whose error handler it gets */

@@ -49,7 +49,7 @@ static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_comm_t *comm
     win->excl_holder = -1;
     win->exposed = -1;
     win->w.eo.errhandler = &mica_errors_are_fatal;
-    int rc = mica_comm_dup_hidden(comm, &win->comm_handle);
+    int rc = mica_coll_comm_dup_hidden(comm, &win->comm_handle);
     if (rc != MPI_SUCCESS) {
         win->comm_handle = MPI_COMM_NULL;
         destroy(win);

@@ -226,7 +226,7 @@ int mica_cart_sub(mica_comm_t *comm, const int remain_dims[], MPI_Comm *newcomm)
     free(dims);
     free(periods);
     /* Everyone splits, even without memory for the topology: the others wait for us. */
-    rc = mica_comm_split_intra(comm, color, key, newcomm);
+    rc = mica_coll_comm_split(comm, color, key, newcomm);
     if (rc != MPI_SUCCESS) {
         mica_topo_free(sub);
         return rc;

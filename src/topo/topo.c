@@ -83,7 +83,7 @@ int mica_topo_comm(mica_comm_t *comm, int n, mica_topo_t *topo, MPI_Comm *newcom
     /* Everyone takes part in the split even without the topology, so no member waits
      * forever for one that ran out of memory. */
     int in = comm->rank < n;
-    int rc = mica_comm_split_intra(comm, in ? 0 : MPI_UNDEFINED, comm->rank, newcomm);
+    int rc = mica_coll_comm_split(comm, in ? 0 : MPI_UNDEFINED, comm->rank, newcomm);
     if (rc != MPI_SUCCESS || !in) {
         mica_topo_free(topo);
         return rc;
