@@ -193,6 +193,36 @@ def checks(f, eo):
             out.append('    if (MICA_UNLIKELY(%s))\n' % cond)
             out.append(fail % ('mica_error(%s, "%s=%%d is not a rank of the communicator '
                                '(size %%d)", %s, comm_->remote_size)' % (cls, p.name, p.name)))
+    out += null_buffers(f)
+    return out
+
+
+def null_buffers(f):
+    """A choice buffer that is NULL (MPI_BOTTOM) with a positive count of a datatype whose data
+    starts at its offset 0 would be read or written at address 0: MPI_ERR_BUFFER (MPICH's check).
+    Absolute addressing (a datatype built from MPI_Get_address, true_lb != 0) stays allowed,
+    and so does whatever the standard says is not significant (the datatype's conditions; an
+    origin buffer with MPI_NO_OP)."""
+    out = []
+    ps = [p for p in f.params if p.name != '...']
+    for i, buf in enumerate(ps):
+        j = i + 1                     # its count: next, or after the other buffers (reductions)
+        while j < len(ps) and ps[j].kind == 'BUFFER':
+            j += 1
+        if buf.kind != 'BUFFER' or j + 1 >= len(ps):
+            continue
+        count, type_ = ps[j], ps[j + 1]
+        if count.kind not in COUNT_KINDS or count.pointer or count.array or \
+                type_.handle != 'MPI_Datatype':
+            continue
+        cond = '!%s && %s > 0 && %s_ && %s_->size > 0 && %s_->true_lb == 0' % (
+            buf.name, count.name, type_.name, type_.name, type_.name)
+        cond += insignificant(f, type_)
+        if buf.name == 'origin_addr' and any(p.name == 'op' for p in ps):
+            cond += ' && op != MPI_NO_OP'
+        out.append('    if (MICA_UNLIKELY(%s))\n' % cond)
+        out.append('        return mica_raise(eo_, mica_error(MPI_ERR_BUFFER, "%s is NULL with '
+                   '%s=%%lld", (long long)%s), fn);\n' % (buf.name, count.name, count.name))
     return out
 
 
