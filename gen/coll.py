@@ -1,6 +1,7 @@
 """The collectives from their table of algorithms (src/coll/algorithms.tsv, whose opening comment
-says what is generated) and the API table: coll/algorithm_table.h declares, and coll/X.c defines,
-for each collective X its choice of algorithm and its core entry points."""
+says what is generated) and the API table: M/algorithm_table.h declares, and M/X.c defines, for
+each collective X its choice of algorithm and its core entry points; M is coll, or topo for the
+neighborhood collectives."""
 import os
 import re
 
