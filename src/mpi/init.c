@@ -51,6 +51,7 @@ int mica_runtime_start(void)
     if (runtime_refs++ == 0) {
         mica_boot_t boot;
         mica_tunables_read();
+        mica_boot_set_timeout(mica_tunables.pmi_timeout);
         rc = mica_boot_init(&boot) || mica_transport_init(&boot) ||
              mica_pt2pt_init(boot.rank, boot.size);
         if (rc) {

@@ -39,6 +39,11 @@ typedef struct mica_boot {
  * after success returns the same information. */
 int mica_boot_init(mica_boot_t *b);
 
+/* How long (seconds) a request may wait for the process manager's answer before it fails with
+ * a message; 0 (the default) waits for ever. Fences wait for ever: the other processes may be
+ * slow to come. Call before mica_boot_init. */
+void mica_boot_set_timeout(int seconds);
+
 /* Publish key=val under this rank. Visible to others after the next
  * mica_boot_fence(). A later put of the same key replaces the value.
  * 0 on success, -1 (message on stderr) on a bad key/value or I/O error. */

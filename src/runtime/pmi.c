@@ -21,6 +21,7 @@
 #include "pmi_wire.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -49,7 +50,14 @@ static struct {
     char *rbuf;          /* received bytes not yet consumed as lines */
     size_t rlen, rcap;
     mica_local_kv_t *local;  /* singleton key-value table */
+    int timeout;         /* seconds a request may wait for its answer (0: for ever) */
+    int in_fence;        /* waiting at a fence: the others may take their time */
 } mica_pmi = { .fd = -1, .rank = 0 };
+
+void mica_boot_set_timeout(int seconds)
+{
+    mica_pmi.timeout = seconds;
+}
 
 static void mica_pmi_err(const char *fmt, ...)
 {
@@ -140,6 +148,17 @@ static char *mica_pmi_readline(void)
             }
             mica_pmi.rbuf = p;
             mica_pmi.rcap = cap;
+        }
+        if (mica_pmi.timeout > 0 && !mica_pmi.in_fence) {   /* a silent server ends us */
+            struct pollfd pfd = {.fd = mica_pmi.fd, .events = POLLIN};
+            int ready = poll(&pfd, 1, mica_pmi.timeout * 1000);
+            if (ready < 0 && errno == EINTR)
+                continue;
+            if (ready == 0) {
+                mica_pmi_err("the process manager did not answer within %d s (MICA_PMI_TIMEOUT)",
+                             mica_pmi.timeout);
+                return NULL;
+            }
         }
         ssize_t k = read(mica_pmi.fd, mica_pmi.rbuf + mica_pmi.rlen,
                          mica_pmi.rcap - mica_pmi.rlen);
@@ -528,7 +547,10 @@ int mica_boot_fence(void)
      * servers that cache puts flush them at the barrier. */
     mica_pmi_msg_t m;
     int rc;
-    if (mica_pmi_sendf("cmd=barrier_in\n") || mica_pmi_expect("barrier_out", &m, &rc))
+    mica_pmi.in_fence = 1;
+    int failed = mica_pmi_sendf("cmd=barrier_in\n") || mica_pmi_expect("barrier_out", &m, &rc);
+    mica_pmi.in_fence = 0;
+    if (failed)
         return -1;
     if (rc != 0) {
         mica_pmi_err("barrier failed (rc=%d)", rc);
