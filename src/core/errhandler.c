@@ -24,7 +24,12 @@ static _Noreturn void fatal(int code, const char *fn)
     mica_error_text(code, text, sizeof text);
     size_t n = strlen(fn);
     int named = !strncmp(text, fn, n) && text[n] == ':';   /* the message names fn already */
-    snprintf(msg, sizeof msg, "Mica: rank %d: fatal error in %s: %s\n", mica_comm_world.rank, fn,
+    char who[64];                     /* a failed MPI_Init may not know the rank yet */
+    if (mica_runtime_up || mica_phase == MICA_AFTER)
+        snprintf(who, sizeof who, "rank %d", mica_comm_world.rank);
+    else
+        snprintf(who, sizeof who, "rank unknown, pid %ld", (long)getpid());
+    snprintf(msg, sizeof msg, "Mica: %s: fatal error in %s: %s\n", who, fn,
              named ? text + n + 2 : text);
     mica_abort_job(mica_error_class_of(code) > 0 ? mica_error_class_of(code) : 1, msg);
 }

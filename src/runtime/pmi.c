@@ -52,7 +52,7 @@ static struct {
     mica_local_kv_t *local;  /* singleton key-value table */
     int timeout;         /* seconds a request may wait for its answer (0: for ever) */
     int in_fence;        /* waiting at a fence: the others may take their time */
-} mica_pmi = { .fd = -1, .rank = 0 };
+} mica_pmi = { .fd = -1, .rank = -1 };
 
 void mica_boot_set_timeout(int seconds)
 {
@@ -62,7 +62,10 @@ void mica_boot_set_timeout(int seconds)
 static void mica_pmi_err(const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "mica: bootstrap (rank %d): ", mica_pmi.rank);
+    if (mica_pmi.rank >= 0)
+        fprintf(stderr, "mica: bootstrap (rank %d): ", mica_pmi.rank);
+    else                              /* before the process manager told it */
+        fprintf(stderr, "mica: bootstrap (rank unknown, pid %ld): ", (long)getpid());
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -454,6 +457,7 @@ int mica_boot_init(mica_boot_t *b)
         b->key_max = 256 - 1 - 12;  /* as under our mpiexec */
         b->val_max = 4095;
         b->singleton = 1;
+        mica_pmi.rank = 0;
     }
     mica_pmi.info = *b;
     mica_pmi.initialized = 1;
@@ -608,9 +612,12 @@ _Noreturn void mica_boot_abort(int code, const char *msg)
 {
     if (!msg)
         msg = "";
-    if (mica_pmi.fd < 0 || !mica_pmi.mica_pm)
+    if ((mica_pmi.fd < 0 || !mica_pmi.mica_pm) && mica_pmi.rank >= 0)
         fprintf(stderr, "mica: rank %d aborting job (code %d): %s\n", mica_pmi.rank,
                 code, msg);
+    else if (mica_pmi.fd < 0 || !mica_pmi.mica_pm)
+        fprintf(stderr, "mica: rank unknown (pid %ld) aborting job (code %d): %s\n",
+                (long)getpid(), code, msg);
     if (mica_pmi.fd >= 0) {
         /* The message travels as one token: escape what would split it. */
         char buf[1024];

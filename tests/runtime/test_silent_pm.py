@@ -1,6 +1,7 @@
 """No hang on a silent launcher (issue 9, point 5): MPI_Init under a process manager that
 accepts the connection and never answers ends with a clear error after MICA_PMI_TIMEOUT
-seconds; one that closes the connection, or a port nobody listens on, ends it at once."""
+seconds; one that closes the connection, or a port nobody listens on, ends it at once; and a
+process that fails before it knows its rank says so (issue 9, point 10), not "rank 0"."""
 import os
 import socket
 import subprocess
@@ -66,7 +67,10 @@ nobody = socket.socket()
 nobody.bind(('127.0.0.1', 0))
 port = nobody.getsockname()[1]
 nobody.close()                       # nothing listens there now
-expect('no process manager at PMI_PORT', run(port, 30), 'bootstrap', 10)
+result = run(port, 30)
+expect('no process manager at PMI_PORT', result, 'bootstrap (rank unknown, pid', 10)
+if 'rank 0' in result[2]:
+    failures.append('a process that never learnt its rank calls itself rank 0:\n' + result[2])
 
 for f in failures:
     print('FAIL: ' + f)
