@@ -1,6 +1,8 @@
 /* MPI_Init .. MPI_Finalize, thread levels, and MPI_Abort. Starting MPI starts the runtime and
  * the modules above the core, which hang their operations on the core's seams. */
 #include <pthread.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +54,32 @@ int mica_runtime_start(void)
         mica_boot_t boot;
         mica_tunables_read();
         mica_boot_set_timeout(mica_tunables.pmi_timeout);
+        /* A launcher killed during start-up takes our stderr pipe with it: the message that
+         * says so must not kill us with SIGPIPE before the transport has removed what it made
+         * in /dev/shm. Blocked here, a SIGPIPE is discarded before the mask is restored. */
+        sigset_t pipe, old;
+        sigemptyset(&pipe);
+        sigaddset(&pipe, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe, &old);
+        /* Likewise a launcher that kills us when it dies (mpiexec's PR_SET_PDEATHSIG): during
+         * start-up its death shows on its socket, and we leave cleanly; armed again after. */
+        int deathsig = 0;
+        pid_t parent = getppid();
+        if (!prctl(PR_GET_PDEATHSIG, &deathsig) && deathsig)
+            prctl(PR_SET_PDEATHSIG, 0);
         rc = mica_boot_init(&boot) || mica_transport_init(&boot) ||
              mica_pt2pt_init(boot.rank, boot.size);
+        if (deathsig) {
+            prctl(PR_SET_PDEATHSIG, deathsig);
+            if (!rc && getppid() != parent)   /* it died just after: so do we */
+                raise(deathsig);
+        }
+        if (!sigismember(&old, SIGPIPE)) {
+            const struct timespec now = {0, 0};
+            while (sigtimedwait(&pipe, NULL, &now) == SIGPIPE)
+                ;
+            pthread_sigmask(SIG_SETMASK, &old, NULL);
+        }
         if (rc) {
             runtime_refs--;
         } else {
