@@ -108,7 +108,18 @@ def insignificant(f, p):
             conds.append('mica_comm_is_root(comm_, root)')
         if p.name == at_leaves:
             conds.append('mica_comm_is_leaf(comm_, root)')
+        if p.name == 'origin_datatype' and 'op' in names:  # MPI_NO_OP ignores the origin
+            conds.append('op != MPI_NO_OP')
     return ''.join(' && ' + c for c in conds)
+
+
+def datatype_of(f, p):
+    """The datatype parameter that goes with count parameter p (the one right after it)."""
+    ps = [q for q in f.params if q.name != '...']
+    i = ps.index(p)
+    if i + 1 < len(ps) and ps[i + 1].handle == 'MPI_Datatype':
+        return ps[i + 1]
+    return None
 
 
 def checks(f, eo):
@@ -156,8 +167,10 @@ def checks(f, eo):
             out.append(fail % 'mica_error(MPI_ERR_ARG, "%s is NULL")' % p.name)
         if p.pointer or p.array or p.dir != 'in':
             continue
-        if p.kind in COUNT_KINDS:
-            out.append('    if (MICA_UNLIKELY(%s < 0))\n' % p.name)
+        if p.kind in COUNT_KINDS:           # not checked where the standard ignores it
+            t = datatype_of(f, p)
+            out.append('    if (MICA_UNLIKELY(%s < 0%s))\n'
+                       % (p.name, insignificant(f, t) if t else ''))
             out.append(fail % 'mica_error(MPI_ERR_COUNT, "%s=%%lld is negative", (long long)%s)'
                        % (p.name, p.name))
         elif p.kind == 'RANK_NNI' and p.name == 'target_rank':   # RMA: MPI_PROC_NULL is valid
@@ -201,8 +214,7 @@ def null_buffers(f):
     """A choice buffer that is NULL (MPI_BOTTOM) with a positive count of a datatype whose data
     starts at its offset 0 would be read or written at address 0: MPI_ERR_BUFFER (MPICH's check).
     Absolute addressing (a datatype built from MPI_Get_address, true_lb != 0) stays allowed,
-    and so does whatever the standard says is not significant (the datatype's conditions; an
-    origin buffer with MPI_NO_OP)."""
+    and so does whatever the standard says is not significant (the datatype's conditions)."""
     out = []
     ps = [p for p in f.params if p.name != '...']
     for i, buf in enumerate(ps):
@@ -218,8 +230,6 @@ def null_buffers(f):
         cond = '!%s && %s > 0 && %s_ && %s_->size > 0 && %s_->true_lb == 0' % (
             buf.name, count.name, type_.name, type_.name, type_.name)
         cond += insignificant(f, type_)
-        if buf.name == 'origin_addr' and any(p.name == 'op' for p in ps):
-            cond += ' && op != MPI_NO_OP'
         out.append('    if (MICA_UNLIKELY(%s))\n' % cond)
         out.append('        return mica_raise(eo_, mica_error(MPI_ERR_BUFFER, "%s is NULL with '
                    '%s=%%lld", (long long)%s), fn);\n' % (buf.name, count.name, count.name))

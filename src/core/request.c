@@ -54,7 +54,7 @@ int mica_request_wait(mica_request_t *r, MPI_Status *status)
 {
     MICA_WAIT_UNTIL(mica_request_done(r));
     if (status)
-        *status = r->status;
+        mica_status_give(status, &r->status);
     int rc = r->status.MPI_ERROR;
     mica_request_release(r);
     return rc;

@@ -30,6 +30,18 @@ void mica_request_set_ops(enum mica_req_kind kind, const mica_request_ops_t *ops
 #define MICA_STATUS_COUNT_HI 1
 #define MICA_STATUS_CANCELLED 2
 
+/* Give the user a completed operation's status: everything but MPI_ERROR, which only the
+ * multiple-completion functions write, and only when they return MPI_ERR_IN_STATUS (MPI 4.1
+ * section 3.2.5). */
+static inline void mica_status_give(MPI_Status *user, const MPI_Status *s)
+{
+    if (user != MPI_STATUS_IGNORE) {
+        int error = user->MPI_ERROR;
+        *user = *s;
+        user->MPI_ERROR = error;
+    }
+}
+
 static inline void mica_status_set_count(MPI_Status *s, MPI_Count bytes)
 {
     s->MPI_internal[MICA_STATUS_COUNT_LO] = (int)(uint32_t)bytes;

@@ -10,12 +10,6 @@
 
 static const MPI_Status empty_status = {.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG};
 
-static void set_status(MPI_Status *status, const MPI_Status *s)
-{
-    if (status != MPI_STATUS_IGNORE)
-        *status = *s;
-}
-
 /* An inactive request: the null handle, or a persistent request not started. */
 static int inactive(mica_request_t *r)
 {
@@ -64,7 +58,7 @@ static int grequest_finish(mica_request_t *r)
 static int retire(MPI_Request *handle, mica_request_t *r, MPI_Status *status, mica_errobj_t **eo)
 {
     int rc = r->kind == MICA_REQ_GREQ ? grequest_finish(r) : MPI_SUCCESS;
-    set_status(status, &r->status);
+    mica_status_give(status, &r->status);
     if (rc == MPI_SUCCESS)
         rc = r->status.MPI_ERROR;
     if (rc != MPI_SUCCESS && !*eo && r->comm)  /* raised on the request's communicator */
@@ -92,7 +86,7 @@ int mica_wait(MPI_Request *request, MPI_Status *status, mica_errobj_t **eo)
 {
     mica_request_t *r = get(*request);
     if (inactive(r)) {
-        set_status(status, &empty_status);
+        mica_status_give(status, &empty_status);
         return MPI_SUCCESS;
     }
     MICA_WAIT_UNTIL(mica_request_done(r));
@@ -105,7 +99,7 @@ int mica_test(MPI_Request *request, int *flag, MPI_Status *status, mica_errobj_t
     mica_request_t *r = get(*request);
     if (inactive(r)) {
         *flag = 1;
-        set_status(status, &empty_status);
+        mica_status_give(status, &empty_status);
         return MPI_SUCCESS;
     }
     if (!mica_request_done(r))
@@ -143,6 +137,21 @@ static int lookup_all(int count, const MPI_Request reqs[], mica_request_t **out)
         free(rs);                                                                            \
     return rc_;
 
+/* The error fields of a multiple completion's statuses are written only if it fails (returns
+ * MPI_ERR_IN_STATUS): then statuses[0 .. i] all get theirs, the earlier ones MPI_SUCCESS.
+ * Returns whether any failed so far. */
+static int note_error(MPI_Status statuses[], int i, int e, int errors)
+{
+    if (e == MPI_SUCCESS && !errors)
+        return 0;
+    if (statuses != MPI_STATUSES_IGNORE) {
+        for (int j = errors ? i : 0; j < i; j++)
+            statuses[j].MPI_ERROR = MPI_SUCCESS;
+        statuses[i].MPI_ERROR = e;
+    }
+    return 1;
+}
+
 /* Complete every request in `rs` that is done, as the all-forms report it. */
 static int retire_all(int count, MPI_Request reqs[], mica_request_t **rs, MPI_Status statuses[],
                       mica_errobj_t **eo)
@@ -150,10 +159,12 @@ static int retire_all(int count, MPI_Request reqs[], mica_request_t **rs, MPI_St
     int errors = 0;
     for (int i = 0; i < count; i++) {
         MPI_Status *s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-        int e = rs[i] ? retire(&reqs[i], rs[i], s, eo) : (set_status(s, &empty_status), MPI_SUCCESS);
-        if (s != MPI_STATUS_IGNORE)
-            s->MPI_ERROR = e;
-        errors |= e != MPI_SUCCESS;
+        int e = MPI_SUCCESS;
+        if (rs[i])
+            e = retire(&reqs[i], rs[i], s, eo);
+        else
+            mica_status_give(s, &empty_status);
+        errors = note_error(statuses, i, e, errors);
     }
     return errors ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
@@ -210,7 +221,7 @@ static int poll_any(int count, mica_request_t **rs, int *indx, int *flag, MPI_St
     *flag = i >= 0 || !active;
     *indx = i >= 0 ? i : MPI_UNDEFINED;
     if (!active)
-        set_status(status, &empty_status);
+        mica_status_give(status, &empty_status);
     return i;
 }
 
@@ -221,7 +232,7 @@ int mica_waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Stat
     MICA_WAIT_UNTIL((i = first_done(count, rs, &active)) >= 0 || !active);
     if (i < 0) {
         *indx = MPI_UNDEFINED;
-        set_status(status, &empty_status);
+        mica_status_give(status, &empty_status);
     } else {
         *indx = i;
         rc_ = retire(&array_of_requests[i], rs[i], status, eo);
@@ -251,9 +262,7 @@ static int retire_some(int count, MPI_Request reqs[], mica_request_t **rs, int *
             continue;
         MPI_Status *s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
         int e = retire(&reqs[i], rs[i], s, eo);
-        if (s != MPI_STATUS_IGNORE)
-            s->MPI_ERROR = e;
-        errors |= e != MPI_SUCCESS;
+        errors = note_error(statuses, n, e, errors);
         indices[n++] = i;
     }
     *outcount = active ? n : MPI_UNDEFINED;
@@ -291,7 +300,7 @@ int mica_request_get_status(mica_request_t *request, int *flag, MPI_Status *stat
     mica_request_t *r = request;
     if (inactive(r)) {
         *flag = 1;
-        set_status(status, &empty_status);
+        mica_status_give(status, &empty_status);
         return MPI_SUCCESS;
     }
     if (!mica_request_done(r))
@@ -300,7 +309,7 @@ int mica_request_get_status(mica_request_t *request, int *flag, MPI_Status *stat
     if (*flag) {
         if (r->kind == MICA_REQ_GREQ)
             grequest_query(r);
-        set_status(status, &r->status);
+        mica_status_give(status, &r->status);
     }
     return MPI_SUCCESS;
 }
@@ -397,7 +406,7 @@ static void peek_status(mica_request_t *r, MPI_Status *status)
 {
     if (r->kind == MICA_REQ_GREQ)
         grequest_query(r);
-    set_status(status, &r->status);
+    mica_status_give(status, &r->status);
 }
 
 int mica_request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx,

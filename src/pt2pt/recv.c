@@ -41,12 +41,6 @@ int mica_pt2pt_irecv(void *buf, MPI_Count count, mica_type_t *type, int source, 
     return MPI_SUCCESS;
 }
 
-static void set_status(MPI_Status *status, const MPI_Status *s)
-{
-    if (status != MPI_STATUS_IGNORE)
-        *status = *s;
-}
-
 int mica_recv_c(void *buf, MPI_Count count, mica_type_t *datatype, int source, int tag,
                 mica_comm_t *comm, MPI_Status *status)
 {
@@ -59,7 +53,7 @@ int mica_recv_c(void *buf, MPI_Count count, mica_type_t *datatype, int source, i
     fill(&r, buf, count, datatype, source, tag, comm, MICA_CTX_PT2PT);
     start_recv(&r);
     MICA_WAIT_UNTIL(mica_request_done(&r));
-    set_status(status, &r.status);
+    mica_status_give(status, &r.status);
     return r.status.MPI_ERROR;
 }
 
@@ -228,7 +222,7 @@ int mica_iprobe(int source, int tag, mica_comm_t *comm, int *flag, MPI_Status *s
 {
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        set_status(status, &proc_null_status);
+        mica_status_give(status, &proc_null_status);
         return MPI_SUCCESS;
     }
     MPI_Status s;
@@ -237,19 +231,19 @@ int mica_iprobe(int source, int tag, mica_comm_t *comm, int *flag, MPI_Status *s
         *flag = mica_pt2pt_probe(comm->context, source, tag, &s);
     }
     if (*flag)
-        set_status(status, &s);
+        mica_status_give(status, &s);
     return MPI_SUCCESS;
 }
 
 int mica_probe(int source, int tag, mica_comm_t *comm, MPI_Status *status)
 {
     if (source == MPI_PROC_NULL) {
-        set_status(status, &proc_null_status);
+        mica_status_give(status, &proc_null_status);
         return MPI_SUCCESS;
     }
     MPI_Status s;
     MICA_WAIT_UNTIL(mica_pt2pt_probe(comm->context, source, tag, &s));
-    set_status(status, &s);
+    mica_status_give(status, &s);
     return MPI_SUCCESS;
 }
 
@@ -269,7 +263,7 @@ int mica_improbe(int source, int tag, mica_comm_t *comm, int *flag, MPI_Message 
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
-        set_status(status, &proc_null_status);
+        mica_status_give(status, &proc_null_status);
         return MPI_SUCCESS;
     }
     MPI_Status s;
@@ -281,7 +275,7 @@ int mica_improbe(int source, int tag, mica_comm_t *comm, int *flag, MPI_Message 
     *flag = msg != NULL;
     if (!msg)
         return MPI_SUCCESS;
-    set_status(status, &s);
+    mica_status_give(status, &s);
     return new_message(msg, message);
 }
 
@@ -289,13 +283,13 @@ int mica_mprobe(int source, int tag, mica_comm_t *comm, MPI_Message *message, MP
 {
     if (source == MPI_PROC_NULL) {
         *message = MPI_MESSAGE_NO_PROC;
-        set_status(status, &proc_null_status);
+        mica_status_give(status, &proc_null_status);
         return MPI_SUCCESS;
     }
     MPI_Status s;
     void *msg;
     MICA_WAIT_UNTIL((msg = mica_pt2pt_mprobe(comm->context, source, tag, &s)));
-    set_status(status, &s);
+    mica_status_give(status, &s);
     return new_message(msg, message);
 }
 
@@ -330,7 +324,7 @@ int mica_mrecv_c(void *buf, MPI_Count count, mica_type_t *datatype, MPI_Message 
     int rc = mrecv_start(buf, count, datatype, message, &r);
     if (rc == MPI_SUCCESS) {
         MICA_WAIT_UNTIL(mica_request_done(&r));
-        set_status(status, &r.status);
+        mica_status_give(status, &r.status);
         rc = r.status.MPI_ERROR;
     }
     return rc;
