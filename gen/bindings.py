@@ -173,7 +173,8 @@ def checks(f, eo):
                        % (p.name, insignificant(f, t) if t else ''))
             out.append(fail % 'mica_error(MPI_ERR_COUNT, "%s=%%lld is negative", (long long)%s)'
                        % (p.name, p.name))
-        elif p.kind == 'RANK_NNI' and p.name == 'target_rank':   # RMA: MPI_PROC_NULL is valid
+        elif p.kind == 'RANK_NNI' and (p.name == 'target_rank' or f.name.startswith('MPI_Win_')):
+            # RMA: MPI_PROC_NULL is a valid target, of an operation and of lock, unlock, flush
             out.append('    if (MICA_UNLIKELY(%s < 0 && %s != MPI_PROC_NULL))\n' % (p.name, p.name))
             out.append(fail % 'mica_error(MPI_ERR_RANK, "%s=%%d is not a valid rank", %s)'
                        % (p.name, p.name))

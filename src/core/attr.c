@@ -196,11 +196,12 @@ static int free_keyval(int *keyval, unsigned kind, const char *arg)
     int err = MPI_SUCCESS;
     pthread_mutex_lock(&lock);
     keyval_t *kv = find_user_keyval(*keyval, kind, arg, "freed", &err);
-    if (kv && kv->freed) {
-        err = mica_error(MPI_ERR_KEYVAL, "%s=%d was freed already", arg, *keyval);
-    } else if (kv) {
-        kv->freed = 1;
-        release(kv);                  /* its attributes keep it until they are deleted */
+    if (kv) {                         /* freed again while attributes keep it: the first counts
+                                       * (MPICH accepts it too: its keyval_double_free tests) */
+        if (!kv->freed) {
+            kv->freed = 1;
+            release(kv);              /* its attributes keep it until they are deleted */
+        }
         *keyval = MPI_KEYVAL_INVALID;
     }
     pthread_mutex_unlock(&lock);

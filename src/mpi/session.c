@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/comm.h"
 #include "core/errors.h"
@@ -121,12 +122,19 @@ int mica_session_get_nth_pset(mica_session_t *session, mica_info_t *info, int n,
     return MPI_SUCCESS;
 }
 
+/* Is `name` process set i? Compared ignoring case ("mpi://world" is "mpi://WORLD"), as MPICH
+ * does and its test suite expects. */
+static int is_pset(const char *name, int i)
+{
+    return !strcasecmp(name, psets[i]);
+}
+
 /* The size of process set `name`, or -1 if there is no such set. */
 static int pset_size(const char *name)
 {
-    if (!strcmp(name, psets[0]))
+    if (is_pset(name, 0))
         return mica_comm_world.size;
-    if (!strcmp(name, psets[1]))
+    if (is_pset(name, 1))
         return 1;
     return -1;
 }
@@ -172,7 +180,7 @@ int mica_group_from_session_pset(mica_session_t *session, const char *pset_name,
     int *world = malloc((size_t)size * sizeof *world);
     if (!world)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a group of %d processes", size);
-    int self = !strcmp(pset_name, psets[1]);
+    int self = is_pset(pset_name, 1);
     for (int i = 0; i < size; i++)
         world[i] = self ? mica_comm_world.rank : i;
     mica_group_t *g = mica_group_new(world, size);

@@ -213,7 +213,8 @@ static void copy_on_dup(void)
     CHECK(MPI_Comm_free_keyval(&kuser) == MPI_SUCCESS);
     CHECK(kuser == MPI_KEYVAL_INVALID);
     CHECK(get(a, saved, &flag) == (void *)40 && flag == 1);
-    CHECK(error_class(MPI_Comm_free_keyval(&saved)) == MPI_ERR_KEYVAL);  /* freed already */
+    int again = saved;                /* freed again while in use: accepted, as MPICH does */
+    CHECK(MPI_Comm_free_keyval(&again) == MPI_SUCCESS && again == MPI_KEYVAL_INVALID);
     copies = 0;
     CHECK(MPI_Comm_dup(a, &b) == MPI_SUCCESS);
     CHECK(copies == 1 && get(b, saved, &flag) == (void *)41 && flag == 1);
