@@ -218,8 +218,12 @@ int mica_rma_poll(void)
 
 int mica_rma_check_epoch(mica_rma_win_t *win, int target)
 {
-    if (win->fence || win->lock_all || win->locked[target])
+    if (win->lock_all || win->locked[target])
         return MPI_SUCCESS;
+    if (win->fence) {
+        win->fence_used = 1;
+        return MPI_SUCCESS;
+    }
     for (int i = 0; i < win->naccess; i++)
         if (win->access[i] == target)
             return MPI_SUCCESS;

@@ -55,6 +55,8 @@ typedef struct mica_rma_win {
 
     /* Origin: the epochs open. */
     int fence;                        /* a fence epoch may be open */
+    int fence_used;                   /* ... and an RMA call was made in it: only then is it
+                                       * one (a lock or PSCW may follow a fence otherwise) */
     int lock_all;
     int *locked;                      /* per target: 0, or the lock type held */
     int nlocked;

@@ -38,6 +38,7 @@ int mica_win_fence(int assert, mica_win_t *w)
     if (rc == MPI_SUCCESS)
         rc = mica_coll_barrier_locked(win->comm);
     win->fence = !(assert & MPI_MODE_NOSUCCEED);
+    win->fence_used = 0;
     return rc;
 }
 
@@ -61,7 +62,7 @@ int mica_win_lock(int lock_type, int rank, int assert, mica_win_t *w)
     int rc = check_rank(win, rank);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (win->locked[rank] || win->lock_all || win->access || win->fence)
+    if (win->locked[rank] || win->lock_all || win->access || win->fence_used)
         return mica_error(MPI_ERR_RMA_SYNC, "an access epoch to rank=%d is already open (a "
                           "fence epoch ends with MPI_Win_fence(MPI_MODE_NOSUCCEED))", rank);
     rc = mica_rma_control(win, rank, MICA_RMA_LOCK, lock_type, 1);
@@ -93,7 +94,7 @@ int mica_win_lock_all(int assert, mica_win_t *w)
 {
     (void)assert;
     mica_rma_win_t *win = mica_rma_win(w);
-    if (any_passive(win) || win->access || win->fence)
+    if (any_passive(win) || win->access || win->fence_used)
         return mica_error(MPI_ERR_RMA_SYNC, "an access epoch of win is already open");
     int rc = MPI_SUCCESS;
     for (int t = 0; t < win->comm->size && rc == MPI_SUCCESS; t++)
@@ -218,7 +219,7 @@ int mica_win_post(mica_group_t *group, int assert, mica_win_t *w)
 {
     (void)assert;
     mica_rma_win_t *win = mica_rma_win(w);
-    if (win->exposed >= 0 || win->fence)
+    if (win->exposed >= 0 || win->fence_used)
         return mica_error(MPI_ERR_RMA_SYNC, "an exposure epoch of win is already open");
     int rc;
     int *ranks = group_ranks(win, group, &rc);
@@ -226,6 +227,7 @@ int mica_win_post(mica_group_t *group, int assert, mica_win_t *w)
         return rc;
     win->exposed = group->size;
     win->completes = 0;
+    win->fence = 0;
     for (int i = 0; i < group->size && rc == MPI_SUCCESS; i++)
         rc = post_message(win, ranks[i], 1);
     free(ranks);
@@ -236,7 +238,7 @@ int mica_win_start(mica_group_t *group, int assert, mica_win_t *w)
 {
     (void)assert;
     mica_rma_win_t *win = mica_rma_win(w);
-    if (win->access || any_passive(win) || win->fence)
+    if (win->access || any_passive(win) || win->fence_used)
         return mica_error(MPI_ERR_RMA_SYNC, "an access epoch of win is already open");
     int rc;
     int *ranks = group_ranks(win, group, &rc);
@@ -250,6 +252,7 @@ int mica_win_start(mica_group_t *group, int assert, mica_win_t *w)
     }
     win->access = ranks;
     win->naccess = group->size;
+    win->fence = 0;                   /* the unused fence epoch gives way */
     return MPI_SUCCESS;
 }
 

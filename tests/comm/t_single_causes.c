@@ -2,7 +2,9 @@
 /* Issue 11's single causes, each a point of the standard or of what MPICH's test suite expects:
  * a keyval freed again (through a copy of its id, or in its own delete callback) while
  * attributes keep it alive is accepted; MPI_Win_lock and MPI_Win_unlock of MPI_PROC_NULL do
- * nothing and succeed; process-set names are compared ignoring case. */
+ * nothing and succeed; a lock may follow a fence after which no RMA call was made (the fence
+ * epoch is one only if RMA calls follow), and not one after which a call was made;
+ * process-set names are compared ignoring case. */
 #include <mpi.h>
 
 #include "../check.h"
@@ -39,6 +41,19 @@ int main(int argc, char **argv)
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
     CHECK(MPI_Win_lock(MPI_LOCK_SHARED, MPI_PROC_NULL, 0, win) == MPI_SUCCESS);
     CHECK(MPI_Win_unlock(MPI_PROC_NULL, win) == MPI_SUCCESS);
+    int rank, one = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_fence(0, win);
+    CHECK(MPI_Win_lock(MPI_LOCK_SHARED, 1 - rank, 0, win) == MPI_SUCCESS);
+    CHECK(MPI_Put(&one, 1, MPI_INT, 1 - rank, 0, 1, MPI_INT, win) == MPI_SUCCESS);
+    CHECK(MPI_Win_unlock(1 - rank, win) == MPI_SUCCESS);
+    MPI_Win_fence(0, win);
+    CHECK(MPI_Put(&one, 1, MPI_INT, 1 - rank, 0, 1, MPI_INT, win) == MPI_SUCCESS);
+    int cls = -1;
+    MPI_Error_class(MPI_Win_lock(MPI_LOCK_SHARED, 1 - rank, 0, win), &cls);
+    CHECK(cls == MPI_ERR_RMA_SYNC);
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+    CHECK(mem == 1);
     MPI_Win_free(&win);
 
     MPI_Session s;
