@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "core/progress.h"
+#include "runtime/boot.h"
 #include "core/tunables.h"
 
 int mica_locking;
@@ -67,6 +68,11 @@ void mica_progress_idle(unsigned idle)
     } else {                          /* a long wait: stop burning a core */
         struct timespec ts = {0, mica_tunables.idle_sleep_ns};
         nanosleep(&ts, NULL);
+        /* Now and then (every 1024 sleeps, 50 ms by default): is the launcher still there?
+         * Without it, what we wait for may never come: a launcher that does not take its
+         * processes down with it must not leave them waiting for ever. */
+        if (((idle - mica_spin_polls) & 1023) == 0 && !mica_boot_alive())
+            mica_abort_job(1, "mica: the process manager is gone: ending this process\n");
     }
     mica_callback_end(held);
 }

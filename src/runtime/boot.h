@@ -58,6 +58,11 @@ int mica_boot_fence(void);
  * (message on stderr). */
 int mica_boot_get(int rank, const char *key, char *val, int len);
 
+/* Is the process manager still there? 0 once its connection has closed (it died): a process
+ * waiting for ever on a peer that went with it should end. Cheap (one poll, no wait); 1 for a
+ * singleton. */
+int mica_boot_alive(void);
+
 /* Tell the process manager the job must die (PMI abort, carrying code and
  * msg), then _exit(code). Prints msg itself unless Mica's mpiexec, which
  * reports it, is the process manager. Async-signal-unsafe but never

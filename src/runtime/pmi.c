@@ -606,6 +606,19 @@ int mica_boot_get(int rank, const char *key, char *val, int len)
     return mica_pmi_copy_out(key, v, val, len);
 }
 
+int mica_boot_alive(void)
+{
+    if (mica_pmi.fd < 0)
+        return 1;
+    struct pollfd p = {.fd = mica_pmi.fd, .events = POLLIN | POLLRDHUP};
+    if (poll(&p, 1, 0) <= 0)
+        return 1;
+    if (p.revents & (POLLHUP | POLLRDHUP | POLLERR))
+        return 0;
+    char c;                           /* readable: data, or the end of the stream */
+    return recv(mica_pmi.fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) != 0;
+}
+
 /* ---- leaving ---------------------------------------------------------- */
 
 _Noreturn void mica_boot_abort(int code, const char *msg)
