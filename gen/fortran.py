@@ -435,8 +435,9 @@ def mpif_h(functions, generated):
     out.append('! Functions.\n')
     for f in functions:
         if f.name in generated and f.ret in FUNCTION_TYPES:
-            out.append('      %s %s\n      EXTERNAL %s\n'
-                       % (FUNCTION_TYPES[f.ret], f.name.upper(), f.name.upper()))
+            for name in (f.name.upper(), 'P' + f.name.upper()):    # the profiling name too
+                out.append('      %s %s\n      EXTERNAL %s\n'
+                           % (FUNCTION_TYPES[f.ret], name, name))
     for line in out:
         for part in line.split('\n'):
             assert len(part) <= 72, part
