@@ -70,6 +70,12 @@ PREDEFINED_CALLBACKS = ['MPI_%s_%s' % (obj, fn) for obj in ('COMM', 'TYPE', 'WIN
 STRING_MAX = 'MPI_MAX_LIBRARY_VERSION_STRING'
 
 
+# The functions that report which requests of an array completed: an index in Fortran is
+# the C index + 1.
+ONE_BASED = {'MPI_Waitany', 'MPI_Testany', 'MPI_Waitsome', 'MPI_Testsome',
+             'MPI_Request_get_status_any', 'MPI_Request_get_status_some'}
+
+
 def skip_reason(f, impl):
     """None if f gets Fortran entry points, else why not."""
     if f.set == 'c2f' or f.name.endswith(('_c', '_toint', '_fromint')):
@@ -144,6 +150,17 @@ class Conv:
 
     def param(self, p):
         f, n = self.f, p.name
+        if p.kind == 'INDEX' and p.dir == 'out' and f.name in ONE_BASED:
+            # Fortran counts the requests of an array from 1 (MPI_UNDEFINED stays): also on
+            # MPI_ERR_IN_STATUS, which still reports which completed.
+            count = '1' if not p.array else '*outcount'
+            self.fparams.append('MPI_Fint *%s' % n)
+            self.args.append(n)
+            self.done.append('for (int i_ = 0; (rc_ == MPI_SUCCESS || rc_ == MPI_ERR_IN_STATUS) '
+                             '&& i_ < %s; i_++)' % count)
+            self.done.append('    if (%s[i_] >= 0)' % n)
+            self.done.append('        %s[i_] += 1;' % n)
+            return
         if p.kind in DROPPED_KINDS:
             self.args.append('0' if p.base == 'int' and not p.pointer else 'NULL')
             return
