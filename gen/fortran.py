@@ -42,6 +42,8 @@ CALLBACK_MARK = {
     'MPI_Op_create': 'mica_fortran_op(op_);',
     'MPI_Comm_create_errhandler': 'mica_fortran_errhandler(errhandler_);',
     'MPI_File_create_errhandler': 'mica_fortran_errhandler(errhandler_);',
+    'MPI_Win_create_errhandler': 'mica_fortran_errhandler(errhandler_);',
+    'MPI_Session_create_errhandler': 'mica_fortran_errhandler(errhandler_);',
 }
 # Attribute values and extra states: INTEGER(KIND=MPI_ADDRESS_KIND), or INTEGER for the
 # deprecated MPI_ATTR_* / MPI_KEYVAL_CREATE.
