@@ -44,6 +44,7 @@ CALLBACK_MARK = {
     'MPI_File_create_errhandler': 'mica_fortran_errhandler(errhandler_);',
     'MPI_Win_create_errhandler': 'mica_fortran_errhandler(errhandler_);',
     'MPI_Session_create_errhandler': 'mica_fortran_errhandler(errhandler_);',
+    'MPI_Grequest_start': 'mica_fortran_grequest(request_);',
 }
 # Attribute values and extra states: INTEGER(KIND=MPI_ADDRESS_KIND), or INTEGER for the
 # deprecated MPI_ATTR_* / MPI_KEYVAL_CREATE.

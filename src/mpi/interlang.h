@@ -11,4 +11,9 @@
  * topology: the C function then reports the error. */
 MICA_INTERLANG_API void mica_fortran_peers(MPI_Comm comm, int neighbors, int *nsend, int *nrecv);
 
+/* Mark a generalized request's query, free and cancel functions as Fortran procedures:
+ * SUBROUTINE QUERY_FN(EXTRA_STATE, STATUS, IERROR), FREE_FN(EXTRA_STATE, IERROR),
+ * CANCEL_FN(EXTRA_STATE, COMPLETE, IERROR) (mpi/wait.c). */
+MICA_INTERLANG_API void mica_fortran_grequest(MPI_Request request);
+
 #endif

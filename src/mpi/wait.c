@@ -6,6 +6,7 @@
 #include "core/progress.h"
 #include "core/request.h"
 #include "core_api.h"
+#include "mpi/interlang.h"
 #include "mpi/orchestrators.h"
 
 static const MPI_Status empty_status = {.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG};
@@ -16,13 +17,20 @@ static int inactive(mica_request_t *r)
     return !r || (r->persistent && !r->active);
 }
 
-/* A generalized request's functions (its request's ext). */
+/* A generalized request's functions (its request's ext), C's or Fortran's. */
 typedef struct {
     MPI_Grequest_query_function *query_fn;
     MPI_Grequest_free_function *free_fn;
     MPI_Grequest_cancel_function *cancel_fn;
     void *extra_state;
+    int fortran;                      /* Fortran procedures: arguments by reference, IERROR */
 } grequest_t;
+
+/* The Fortran procedures' shapes: EXTRA_STATE is INTEGER(KIND=MPI_ADDRESS_KIND), STATUS an
+ * INTEGER array laid out as MPI_Status, COMPLETE a LOGICAL. */
+typedef void fortran_query_fn(MPI_Aint *extra_state, MPI_Fint *status, MPI_Fint *ierror);
+typedef void fortran_free_fn(MPI_Aint *extra_state, MPI_Fint *ierror);
+typedef void fortran_cancel_fn(MPI_Aint *extra_state, MPI_Fint *complete, MPI_Fint *ierror);
 
 static grequest_t *greq(mica_request_t *r)
 {
@@ -33,16 +41,33 @@ static grequest_t *greq(mica_request_t *r)
  * run without the big lock (core/progress.h): they may call MPI. */
 static int grequest_query(mica_request_t *r)
 {
-    int held = mica_callback_begin();
-    int rc = greq(r)->query_fn(greq(r)->extra_state, &r->status);
+    grequest_t *g = greq(r);
+    int held = mica_callback_begin(), rc;
+    if (g->fortran) {
+        MPI_Aint extra = (MPI_Aint)g->extra_state;
+        MPI_Fint ierror = MPI_SUCCESS;
+        ((fortran_query_fn *)(void (*)(void))g->query_fn)(&extra, (MPI_Fint *)&r->status,
+                                                          &ierror);
+        rc = ierror;
+    } else {
+        rc = g->query_fn(g->extra_state, &r->status);
+    }
     mica_callback_end(held);
     return rc;
 }
 
 static int grequest_free(mica_request_t *r)
 {
-    int held = mica_callback_begin();
-    int rc = greq(r)->free_fn(greq(r)->extra_state);
+    grequest_t *g = greq(r);
+    int held = mica_callback_begin(), rc;
+    if (g->fortran) {
+        MPI_Aint extra = (MPI_Aint)g->extra_state;
+        MPI_Fint ierror = MPI_SUCCESS;
+        ((fortran_free_fn *)(void (*)(void))g->free_fn)(&extra, &ierror);
+        rc = ierror;
+    } else {
+        rc = g->free_fn(g->extra_state);
+    }
     mica_callback_end(held);
     return rc;
 }
@@ -358,7 +383,7 @@ int mica_grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     grequest_t *g = malloc(sizeof *g);
     if (!g)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a generalized request");
-    *g = (grequest_t){query_fn, free_fn, cancel_fn, extra_state};
+    *g = (grequest_t){query_fn, free_fn, cancel_fn, extra_state, 0};
     mica_request_t *r = mica_request_new(MICA_REQ_GREQ);
     if (!r) {
         free(g);
@@ -372,10 +397,25 @@ int mica_grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
 
 static int grequest_cancel(mica_request_t *r)
 {
-    int held = mica_callback_begin();
-    greq(r)->cancel_fn(greq(r)->extra_state, mica_request_done(r));
+    grequest_t *g = greq(r);
+    int held = mica_callback_begin(), rc;
+    if (g->fortran) {
+        MPI_Aint extra = (MPI_Aint)g->extra_state;
+        MPI_Fint complete = mica_request_done(r), ierror = MPI_SUCCESS;
+        ((fortran_cancel_fn *)(void (*)(void))g->cancel_fn)(&extra, &complete, &ierror);
+        rc = ierror;
+    } else {
+        rc = g->cancel_fn(g->extra_state, mica_request_done(r));
+    }
     mica_callback_end(held);
-    return MPI_SUCCESS;
+    return rc;
+}
+
+void mica_fortran_grequest(MPI_Request request)
+{
+    mica_request_t *r = mica_request_lookup(request);
+    if (r && r->kind == MICA_REQ_GREQ)
+        greq(r)->fortran = 1;
 }
 
 static void grequest_release(mica_request_t *r)
