@@ -38,6 +38,7 @@ PER_PROCESS = {'MPI_Alltoallw': 0, 'MPI_Ialltoallw': 0, 'MPI_Alltoallw_init': 0,
 CALLBACK_MARK = {
     'MPI_Comm_create_keyval': 'mica_fortran_keyval(*comm_keyval, MICA_FORTRAN_AINT);',
     'MPI_Type_create_keyval': 'mica_fortran_keyval(*type_keyval, MICA_FORTRAN_AINT);',
+    'MPI_Win_create_keyval': 'mica_fortran_keyval(*win_keyval, MICA_FORTRAN_AINT);',
     'MPI_Keyval_create': 'mica_fortran_keyval(*keyval, MICA_FORTRAN_INT);',
     'MPI_Op_create': 'mica_fortran_op(op_);',
     'MPI_Comm_create_errhandler': 'mica_fortran_errhandler(errhandler_);',

@@ -33,18 +33,19 @@ enum copy_mode { COPY_NONE, COPY_DUP, COPY_USER };
 
 typedef struct keyval {
     int id;                           /* the int the user holds */
-    unsigned kind;                    /* MICA_COMM or MICA_TYPE */
+    unsigned kind;                    /* MICA_COMM, MICA_TYPE or MICA_WIN */
     int refs;                         /* the user's until freed, one per attribute, one per
                                          callback running */
     int freed;
     enum copy_mode copy_mode;
-    union {
+    union {                           /* a window's is never called: windows are not copied */
         MPI_Comm_copy_attr_function *comm;
         MPI_Type_copy_attr_function *type;
     } copy;
     union {                           /* NULL: MPI_*_NULL_DELETE_FN */
         MPI_Comm_delete_attr_function *comm;
         MPI_Type_delete_attr_function *type;
+        MPI_Win_delete_attr_function *win;
     } del;
     void *extra_state;                /* Fortran keyvals: the INTEGER extra state's value */
     int fortran;                      /* 0, or the Fortran callbacks' style (interlang.h) */
@@ -293,6 +294,8 @@ static int run_delete(const keyval_t *kv, uintptr_t handle, void *value)
         rc = kv->del.comm((MPI_Comm)handle, kv->id, value, kv->extra_state);
     else if (kv->kind == MICA_TYPE && kv->del.type)
         rc = kv->del.type((MPI_Datatype)handle, kv->id, value, kv->extra_state);
+    else if (kv->kind == MICA_WIN && kv->del.win)
+        rc = kv->del.win((MPI_Win)handle, kv->id, value, kv->extra_state);
     mica_callback_end(held);
     return rc == MPI_SUCCESS ? rc : callback_error(kv, "delete", rc);
 }
@@ -617,4 +620,37 @@ int mica_type_delete_attr(mica_type_t *datatype, int type_keyval)
 {
     return delete_attr(MICA_TYPE, datatype->obj.handle, &datatype->attrs, type_keyval,
                        "type_keyval");
+}
+
+/* --- windows (their predefined attributes are rma/win.c's) ---------------------------------- */
+
+int mica_win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                           void *extra_state)
+{
+    (void)win_copy_attr_fn;           /* windows are never duplicated */
+    keyval_t kv = {.kind = MICA_WIN, .copy_mode = COPY_NONE, .del.win = win_delete_attr_fn,
+                   .extra_state = extra_state};
+    return new_keyval(&kv, win_keyval);
+}
+
+int mica_win_free_keyval(int *win_keyval)
+{
+    return free_keyval(win_keyval, MICA_WIN, "win_keyval");
+}
+
+int mica_win_set_attr(mica_win_t *win, int win_keyval, void *attribute_val)
+{
+    return set_attr(MICA_WIN, win->eo.obj.handle, &win->attrs, win_keyval, attribute_val,
+                    "win_keyval");
+}
+
+int mica_attr_win_get(mica_win_t *win, int win_keyval, void *attribute_val, int *flag)
+{
+    return get_attr(MICA_WIN, &win->attrs, win_keyval, attribute_val, flag, "win_keyval");
+}
+
+int mica_win_delete_attr(mica_win_t *win, int win_keyval)
+{
+    return delete_attr(MICA_WIN, win->eo.obj.handle, &win->attrs, win_keyval, "win_keyval");
 }

@@ -18,6 +18,8 @@ int mica_attr_copy_all(uintptr_t handle, mica_attrs_t **from, uintptr_t newhandl
 /* Delete every attribute of the object, the last set first; stops at the first delete callback
  * that fails and returns its error (the attributes not deleted yet stay). */
 int mica_attr_delete_all(uintptr_t handle, mica_attrs_t **attrs);
+/* A window's attribute of a user keyval (MPI_Win_get_attr's, beside the predefined ones). */
+int mica_attr_win_get(mica_win_t *win, int win_keyval, void *attribute_val, int *flag);
 
 /* The values of the predefined attributes that the launcher gives (MPI_Init). */
 void mica_attr_set_environment(int universe_size, int appnum);

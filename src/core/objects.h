@@ -89,7 +89,10 @@ typedef struct mica_info mica_info_t;
 typedef struct mica_message { mica_obj_t obj; void *msg; } mica_message_t;  /* a matched message */
 typedef struct mica_file mica_file_t;          /* io/io.h */
 typedef struct mica_session { mica_errobj_t eo; int thread_level; } mica_session_t;
-typedef struct mica_win { mica_errobj_t eo; } mica_win_t;
+typedef struct mica_win {
+    mica_errobj_t eo;
+    struct mica_attrs *attrs;         /* cached attributes (attr.c), or NULL */
+} mica_win_t;
 
 /* Each kind's lookup: the object behind a handle, or NULL when it is not a valid one. */
 static inline mica_comm_t *mica_comm_lookup(MPI_Comm h) { return mica_lookup(h, MICA_COMM); }

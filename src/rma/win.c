@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/attr.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "coll/algorithms.h"
@@ -144,8 +145,12 @@ int mica_win_free(MPI_Win *handle)
     if (win->lock_all || win->nlocked || win->access || win->exposed >= 0)
         return mica_error(MPI_ERR_RMA_SYNC, "win has an epoch open: close it before "
                           "MPI_Win_free");
-    /* Once everyone is here, nobody sends to this window again. */
-    int rc = mica_coll_barrier_locked(win->comm);
+    /* Its attributes go first (their delete functions see the window whole), then, once
+     * everyone is here, nobody sends to this window again. */
+    int rc = mica_attr_delete_all(win->w.eo.obj.handle, &win->w.attrs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = mica_coll_barrier_locked(win->comm);
     mica_rma_drain(win);
     for (mica_rma_win_t **p = &mica_rma_windows; *p; p = &(*p)->next)
         if (*p == win) {
@@ -234,9 +239,8 @@ int mica_win_get_attr(mica_win_t *w, int win_keyval, void *attribute_val, int *f
     case MPI_WIN_DISP_UNIT: v = &win->disp_unit; break;
     case MPI_WIN_CREATE_FLAVOR: v = &win->flavor; break;
     case MPI_WIN_MODEL: v = (void *)&model; break;
-    default:
-        return mica_error(MPI_ERR_KEYVAL, "win_keyval=%d is not a window attribute keyval",
-                          win_keyval);
+    default:                          /* a user keyval's */
+        return mica_attr_win_get(w, win_keyval, attribute_val, flag);
     }
     if (!attribute_val)
         return mica_error(MPI_ERR_ARG, "attribute_val is NULL");
