@@ -7,6 +7,8 @@
  *   mpibench reduce    time per MPI_Reduce of 8 B and of 8 MiB       (any ranks)
  *   mpibench gather    time per MPI_Gather of 8 B and of 64 KiB a rank (any ranks)
  *   mpibench alltoall  time per MPI_Alltoall of 8 B and of 64 KiB a pair (any ranks)
+ *   mpibench large     one-way time of one 256 MiB message and of one of 2^31+8 bytes (2 ranks;
+ *                      bench/run.py runs it as large_hog too, beside a busy process per core)
  *   mpibench init      MPI_Init + MPI_Finalize only (start-up is timed from outside)
  * Rank 0 prints lines "name value unit". Each figure is the best of several repetitions, which
  * is the most repeatable statistic on a shared, oversubscribed machine. */
@@ -132,6 +134,45 @@ static double collective(void *a)
     return t / x->iters;
 }
 
+/* One message of `blocks` 8-byte elements from rank 0 to rank 1, and a 0-byte answer, so the
+ * time includes the whole transfer; a contiguous type of 8 bytes lets every MPI count past
+ * 2^31 bytes with an int count. */
+struct big { char *buf; MPI_Datatype type; int blocks; };
+
+static double one_large(void *a)
+{
+    struct big *b = a;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = MPI_Wtime();
+    if (rank == 0) {
+        MPI_Send(b->buf, b->blocks, b->type, 1, 0, MPI_COMM_WORLD);
+        MPI_Recv(NULL, 0, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+        MPI_Recv(b->buf, b->blocks, b->type, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(NULL, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+    }
+    t = MPI_Wtime() - t;
+    MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return t;
+}
+
+static void large(void)
+{
+    const int sizes[] = {1 << 25, (1 << 28) + 1};          /* 256 MiB, 2^31 + 8 bytes */
+    const char *names[] = {"256MiB", "2GiB+8B"};
+    for (int k = 0; k < 2; k++) {
+        struct big b = {malloc((size_t)sizes[k] * 8), MPI_DATATYPE_NULL, sizes[k]};
+        memset(b.buf, rank + 1, (size_t)sizes[k] * 8);      /* touched: no first-touch faults */
+        MPI_Type_contiguous(8, MPI_BYTE, &b.type);
+        MPI_Type_commit(&b.type);
+        double v = best_of(k ? 1 : 3, one_large, &b);
+        if (rank == 0)
+            printf("large_%s %.3f s\n", names[k], v);
+        MPI_Type_free(&b.type);
+        free(b.buf);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "latency";
@@ -159,6 +200,8 @@ int main(int argc, char **argv)
         double v = best_of(5, barrier, &iters);
         if (rank == 0)
             printf("barrier_%dranks %.3f us\n", size, v * 1e6);
+    } else if (!strcmp(what, "large")) {
+        large();
     } else if (strcmp(what, "init")) {
         int blocks = !strcmp(what, "gather") || !strcmp(what, "alltoall");
         int counts[] = {1, blocks ? 8192 : 1 << 20};

@@ -2,7 +2,11 @@
 """Compare Mica with MPICH and Open MPI (Debian's packages) in one run.
 
   bench/run.py [--quick] [BENCH...]   BENCH: latency bandwidth barrier allreduce bcast reduce
-                                      gather alltoall startup
+                                      gather alltoall large large_hog startup
+
+large_hog is large with a busy process per processor beside it (a loaded machine: each rank
+shares its core with a program that never sleeps), so a protocol that hands the processor back
+and forth per chunk shows it; it is not run unless named.
 
 Builds bench/mpibench.c with each MPI's compiler, runs every benchmark with each MPI in turn
 (interleaved, so they share the machine's state), and prints each figure side by side with
@@ -34,7 +38,15 @@ BENCHES = {  # name: (process counts, arguments)
     'reduce': ([4], ['reduce']),
     'gather': ([4], ['gather']),
     'alltoall': ([4], ['alltoall']),
+    'large': ([2], ['large']),
+    'large_hog': ([2], ['large']),
 }
+
+
+def hogs():
+    """A busy process per processor, until killed."""
+    return [subprocess.Popen([sys.executable, '-c', 'while True: pass'])
+            for _ in range(os.cpu_count() or 1)]
 
 
 def available():
@@ -90,7 +102,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix='mica-bench-')
     exes = build(mpis, tmp)
     results = {name: {} for name, _, _ in mpis}
-    for bench in args or list(BENCHES) + ['startup']:
+    for bench in args or [b for b in BENCHES if b != 'large_hog'] + ['startup']:
         if bench == 'startup':
             for name, figs in startup(mpis, exes, 3 if quick else 10).items():
                 results[name].update(figs)
@@ -98,7 +110,16 @@ def main():
         counts, bargs = BENCHES[bench]
         for n in counts:
             for name, _, launcher in mpis:
-                results[name].update(run(launcher + ['-n', str(n), exes[name]] + bargs, OMPI_ENV))
+                busy = hogs() if bench.endswith('_hog') else []
+                try:
+                    figs = run(launcher + ['-n', str(n), exes[name]] + bargs, OMPI_ENV)
+                finally:
+                    for h in busy:
+                        h.kill()
+                        h.wait()
+                if busy:
+                    figs = {k + '_hog': v for k, v in figs.items()}
+                results[name].update(figs)
     shutil.rmtree(tmp, ignore_errors=True)
     names = [n for n, _, _ in mpis]
     keys = []

@@ -77,6 +77,8 @@ struct mica_request {
     MPI_Count moved;                  /* bytes moved so far by a pipelined transfer */
     MPI_Count total;                  /* bytes the pipelined transfer will move */
     uint64_t remote;                  /* the peer's request, for the rendezvous */
+    MPI_Count message;                /* a rendezvous receive: the whole message's bytes */
+    int sender;                       /* a rendezvous receive: the sender's world rank */
     void *bsend_buf;                  /* MPI_Bsend: the packed copy in the attached buffer */
     void *scratch;                    /* freed with the request (MPI_Sendrecv_replace's copy) */
     struct mica_request *next, *prev; /* in whichever queue holds it */

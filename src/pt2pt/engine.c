@@ -12,16 +12,17 @@
 #include "transport/transport.h"
 
 /* Request states. */
-enum { ST_NEW, ST_QUEUED, ST_WAIT_CTS, ST_WAIT_ACK, ST_STREAM, ST_POSTED, ST_RECEIVING };
+enum { ST_NEW, ST_QUEUED, ST_WAIT_CTS, ST_WAIT_GET, ST_WAIT_ACK, ST_STREAM, ST_POSTED,
+       ST_RECEIVING };
 
 /* A message that arrived before its receive was posted. */
 typedef struct umsg {
     struct umsg *next;
     uint32_t context;
     int src, tag, world;              /* comm rank, tag, and the sender's world rank */
-    int sync, rts;
+    int sync, rts, key;
     uint64_t size, sreq;
-    char data[];                      /* an eager message's payload */
+    char data[];                      /* an eager message's payload, or an RTS's key */
 } umsg_t;
 
 /* A control packet (CTS, ACK) waiting for room in the transport. */
@@ -44,6 +45,7 @@ static struct {
     mica_request_t *posted_head, *posted_tail;
     umsg_t *unexp_head, **unexp_tail;
     size_t eager_limit, chunk;
+    int single_copy;                  /* the tunable: large contiguous messages by get */
 } pt;
 
 int mica_pt2pt_init(int rank, int size)
@@ -56,6 +58,7 @@ int mica_pt2pt_init(int rank, int size)
         return -1;
     pt.eager_limit = mica_tunables.eager_limit;
     pt.chunk = mica_tunables.chunk;
+    pt.single_copy = mica_tunables.single_copy;
     for (int w = 0; w < size; w++) {  /* one eager limit and chunk: the smallest packet wins */
         pt.peers[w].tp = mica_transport_of(w);
         size_t max = pt.peers[w].tp->payload_limit();
@@ -166,6 +169,23 @@ static void ctl_send(int world, unsigned am, uint64_t sreq, uint64_t rreq, uint6
     p->ctl_tail = c;
 }
 
+/* The contiguous bytes a large send may expose for the receiver to read (proto.h), or NULL. */
+static const void *single_copy_region(const mica_request_t *r, const mica_transport_t *tp)
+{
+    if (!pt.single_copy || !tp->expose)
+        return NULL;
+    if (r->bsend_buf)
+        return r->bsend_buf;
+    return r->type->contiguous ? (const char *)r->buf + r->type->true_lb : NULL;
+}
+
+/* The receiver will not read r's buffer any more (it answered ACK or CTS). */
+static void unexpose(mica_request_t *r, int world)
+{
+    const mica_transport_t *tp = pt.peers[world].tp;
+    tp->unexpose(single_copy_region(r, tp), (size_t)r->bytes);
+}
+
 /* Hand what fits of request r (at the head of its peer's queue) to the transport: 1 when all
  * is. */
 static int push(mica_request_t *r, int world)
@@ -189,12 +209,20 @@ static int push(mica_request_t *r, int world)
         return 1;
     }
     int eager = r->bytes <= (MPI_Count)pt.eager_limit;
-    mica_transport_pkt_t *pkt = tp->send_begin(world, eager ? (size_t)r->bytes : 0);
-    if (!pkt)
+    const void *region = eager ? NULL : single_copy_region(r, tp);
+    mica_transport_key_t key;
+    if (region && tp->expose(region, (size_t)r->bytes, &key))
+        region = NULL;
+    size_t payload = eager ? (size_t)r->bytes : region ? sizeof key : 0;
+    mica_transport_pkt_t *pkt = tp->send_begin(world, payload);
+    if (!pkt) {
+        if (region)
+            tp->unexpose(region, (size_t)r->bytes);
         return 0;
+    }
     pkt->am = eager ? MICA_PT2PT_EAGER : MICA_PT2PT_RTS;
     mica_pt2pt_hdr_t *h = mica_pt2pt_hdr(pkt);
-    h->flags = r->mode == MICA_SEND_SYNC ? MICA_PT2PT_SYNC : 0;
+    h->flags = (r->mode == MICA_SEND_SYNC ? MICA_PT2PT_SYNC : 0) | (region ? MICA_PT2PT_KEY : 0);
     h->context = r->context;
     h->src = r->comm->rank;
     h->tag = r->tag;
@@ -202,9 +230,11 @@ static int push(mica_request_t *r, int world)
     h->sreq = (uint64_t)(uintptr_t)r;
     if (eager && r->bytes)
         pack_out(r, 0, mica_transport_payload(pkt), (size_t)r->bytes);
+    if (region)
+        memcpy(mica_transport_payload(pkt), &key, sizeof key);
     tp->send_commit(world, pkt);
     if (!eager)
-        r->state = ST_WAIT_CTS;
+        r->state = region ? ST_WAIT_GET : ST_WAIT_CTS;
     else if (r->mode == MICA_SEND_SYNC)
         r->state = ST_WAIT_ACK;
     else
@@ -291,15 +321,31 @@ static int matches(const mica_request_t *r, uint32_t context, int src, int tag)
            (r->tag == tag || r->tag == MPI_ANY_TAG);
 }
 
-/* A matched rendezvous: tell the sender how much to send. */
-static void accept_rts(mica_request_t *r, int world, int src, int tag, uint64_t size, uint64_t sreq)
+/* The receiver has read a single-copy message: the sender may complete. */
+static void got_direct(void *arg)
 {
+    mica_request_t *r = arg;
+    ctl_send(r->sender, MICA_PT2PT_ACK, r->remote, 0, 0);
+    finish_recv(r, r->status.MPI_SOURCE, r->status.MPI_TAG, r->message, r->total);
+}
+
+/* A matched rendezvous: read the bytes this receive takes straight from the sender's buffer
+ * when it sent a key and both buffers are contiguous, else tell it how much to send. */
+static void accept_rts(mica_request_t *r, int world, int src, int tag, uint64_t size, uint64_t sreq,
+                       const mica_transport_key_t *key)
+{
+    const mica_transport_t *tp = pt.peers[world].tp;
     r->total = (MPI_Count)size < r->bytes ? (MPI_Count)size : r->bytes;
     r->moved = 0;
     r->status.MPI_SOURCE = src;
     r->status.MPI_TAG = tag;
-    r->remote = size;                 /* a receive keeps the message's full size here */
+    r->message = (MPI_Count)size;
+    r->remote = sreq;
+    r->sender = world;
     r->state = ST_RECEIVING;
+    if (key && r->total && r->type->contiguous && tp->get &&
+        tp->get(world, (char *)r->buf + r->type->true_lb, key, 0, (size_t)r->total, got_direct, r) == 0)
+        return;
     ctl_send(world, MICA_PT2PT_CTS, sreq, (uint64_t)(uintptr_t)r, (uint64_t)r->total);
     if (!r->total)
         finish_recv(r, src, tag, (MPI_Count)size, 0);
@@ -342,20 +388,22 @@ static void handle(int world, mica_transport_pkt_t *pkt)
     case MICA_PT2PT_EAGER:
     case MICA_PT2PT_RTS: {
         mica_request_t *r = match_posted(h->context, h->src, h->tag);
+        int key = pkt->am == MICA_PT2PT_RTS && (h->flags & MICA_PT2PT_KEY);
         if (r && pkt->am == MICA_PT2PT_RTS) {
-            accept_rts(r, world, h->src, h->tag, h->size, h->sreq);
+            accept_rts(r, world, h->src, h->tag, h->size, h->sreq,
+                       key ? mica_transport_payload(pkt) : NULL);
             return;
         }
         if (r) {
             deliver_eager(r, h->src, h->tag, mica_transport_payload(pkt), h->size);
         } else {
-            size_t keep = pkt->am == MICA_PT2PT_EAGER ? h->size : 0;
+            size_t keep = pkt->len;   /* an eager payload, or an RTS's key */
             umsg_t *u = malloc(sizeof *u + keep);
             if (!u)
                 abort();
             *u = (umsg_t){.context = h->context, .src = h->src, .tag = h->tag, .world = world,
                           .sync = h->flags & MICA_PT2PT_SYNC, .rts = pkt->am == MICA_PT2PT_RTS,
-                          .size = h->size, .sreq = h->sreq};
+                          .key = key, .size = h->size, .sreq = h->sreq};
             memcpy(u->data, mica_transport_payload(pkt), keep);
             *pt.unexp_tail = u;
             pt.unexp_tail = &u->next;
@@ -367,6 +415,8 @@ static void handle(int world, mica_transport_pkt_t *pkt)
     }
     case MICA_PT2PT_CTS: {
         mica_request_t *r = (mica_request_t *)(uintptr_t)h->sreq;
+        if (r->state == ST_WAIT_GET)  /* the receiver could not read it: stream it */
+            unexpose(r, world);
         r->total = (MPI_Count)h->size;
         r->remote = h->rreq;
         r->moved = 0;
@@ -385,12 +435,16 @@ static void handle(int world, mica_transport_pkt_t *pkt)
                          (MPI_Count)pkt->len);
         r->moved += (MPI_Count)pkt->len;
         if (r->moved == r->total)
-            finish_recv(r, r->status.MPI_SOURCE, r->status.MPI_TAG, (MPI_Count)r->remote, r->total);
+            finish_recv(r, r->status.MPI_SOURCE, r->status.MPI_TAG, r->message, r->total);
         return;
     }
-    case MICA_PT2PT_ACK:
-        finish_send((mica_request_t *)(uintptr_t)h->sreq);
+    case MICA_PT2PT_ACK: {
+        mica_request_t *r = (mica_request_t *)(uintptr_t)h->sreq;
+        if (r->state == ST_WAIT_GET)  /* the receiver has read it */
+            unexpose(r, world);
+        finish_send(r);
         return;
+    }
     }
 }
 
@@ -415,7 +469,8 @@ static umsg_t *take_unexpected(uint32_t context, int src, int tag, int remove)
 static void receive_unexpected(mica_request_t *r, umsg_t *u)
 {
     if (u->rts) {
-        accept_rts(r, u->world, u->src, u->tag, u->size, u->sreq);
+        accept_rts(r, u->world, u->src, u->tag, u->size, u->sreq,
+                   u->key ? (const mica_transport_key_t *)(void *)u->data : NULL);
     } else {
         if (u->sync)
             ctl_send(u->world, MICA_PT2PT_ACK, u->sreq, 0, 0);

@@ -7,6 +7,10 @@
  *   RTS    ready to send: the envelope of a large message. When it is matched the receiver
  *          answers CTS (clear to send) with how many bytes it takes, and the sender pipelines
  *          them in DATA packets, which the receiver copies into place as they arrive.
+ *          Single copy: when the transport can (transport.h, get) and the sender's buffer is
+ *          contiguous, the RTS carries the key of the exposed buffer (flag MICA_PT2PT_KEY) and
+ *          the receiver reads the bytes it takes itself, then answers ACK; when it cannot read
+ *          them (or its buffer is not contiguous) it answers CTS, and the DATA packets follow.
  */
 #ifndef MICA_PROTO_H
 #define MICA_PROTO_H
@@ -20,10 +24,12 @@ enum mica_pt2pt_am { MICA_PT2PT_EAGER = 1, MICA_PT2PT_RTS, MICA_PT2PT_CTS, MICA_
                      MICA_PT2PT_ACK };
 
 #define MICA_PT2PT_SYNC 1             /* flags: EAGER from a synchronous send wants an ACK */
+#define MICA_PT2PT_KEY 2              /* flags: the RTS payload is the key of the sender's buffer */
 
 /* The envelope, in the transport header of every pt2pt packet. Each kind uses some fields:
  * EAGER and RTS all but rreq and offset; CTS sreq, rreq and size (the bytes the receiver
- * takes); DATA rreq and offset; ACK sreq. */
+ * takes); DATA rreq and offset; ACK sreq (of a synchronous eager send, or of a single-copy
+ * rendezvous, whose bytes the receiver has read). */
 typedef struct mica_pt2pt_hdr {
     uint32_t flags;
     uint32_t context;

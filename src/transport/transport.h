@@ -40,15 +40,17 @@
  *   at recv_commit.
  *
  * Large messages: the optional single-copy operations
- *   Today pt2pt moves a large message as RTS, CTS, then DATA packets through send_begin (two
- *   copies: into the packet and out of it). A transport that can move memory directly (RDMA
- *   fi_read/fi_write, or process_vm_readv between processes of one machine) sets expose,
- *   unexpose, get and put; the others leave them NULL (shm today), and pt2pt keeps the packet
- *   pipeline for peers whose transport has no `get`. The intended protocol: the sender exposes
- *   its buffer and sends the key in the RTS payload (keys are at most MICA_TRANSPORT_KEY bytes,
- *   so they never constrain the header); the receiver gets the bytes it takes and answers with
- *   an ACK-like packet, after which the sender unexposes. Completion is reported by calling
- *   `done(arg)` from the transport's progress.
+ *   A transport that can move memory directly between processes (shm: process_vm_readv; a
+ *   network: RDMA fi_read/fi_write) sets expose, unexpose, get and put; the others leave them
+ *   NULL, and pt2pt moves their large messages as RTS, CTS, then DATA packets through
+ *   send_begin (two copies, and a hand-off per packet). The protocol (pt2pt/proto.h): the
+ *   sender exposes its contiguous buffer and sends the key in the RTS payload (keys are at most
+ *   MICA_TRANSPORT_KEY bytes, so they never constrain the header); the receiver gets the bytes
+ *   it takes and answers ACK, after which the sender unexposes. When get fails (the system
+ *   forbids it), the receiver answers CTS instead and the packets carry the message. get
+ *   reports completion by calling `done(arg)`, from the transport's progress, or before it
+ *   returns (shm). unexpose names the region, not the key: the sender need not keep the key,
+ *   and a transport that registers memory finds the registration by its address.
  *
  * Which transport serves which peer
  *   transport.c knows every compiled-in transport, in order of preference (shared memory
@@ -118,7 +120,7 @@ typedef struct mica_transport {
     /* Optional (NULL when absent): single copy for large messages, see above. get and put
      * return 0 when started (done(arg) follows), -1 on error. */
     int (*expose)(const void *buf, size_t len, mica_transport_key_t *key);
-    void (*unexpose)(mica_transport_key_t *key);
+    void (*unexpose)(const void *buf, size_t len);
     int (*get)(int peer, void *dst, const mica_transport_key_t *key, size_t offset, size_t len,
                void (*done)(void *arg), void *arg);
     int (*put)(int peer, const void *src, const mica_transport_key_t *key, size_t offset,

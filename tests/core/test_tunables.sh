@@ -47,11 +47,14 @@ for name in $(grep -v '^#' "$table" | cut -f1); do
 done
 
 # The knobs take effect: every message by rendezvous, in small pieces, through the smallest
-# rings (t_basic and t_requests send to themselves before receiving: they need eager sends).
-for prog in modes probe; do
+# rings, or read once from the sender (t_basic and t_requests send to themselves before
+# receiving: they need eager sends).
+for prog in modes probe large single_copy; do
     mpicc -Wall -Werror -o $prog "$MICA_ROOT/tests/pt2pt/t_$prog.c" || exit 1
-    env MICA_EAGER_LIMIT=0 MICA_CHUNK=4k MICA_SHM_RING_KB=16 mpiexec -n 2 ./$prog > out 2>&1 ||
-        fail "t_$prog with MICA_EAGER_LIMIT=0 MICA_CHUNK=4k MICA_SHM_RING_KB=16: $(tail -5 out)"
+    for copy in 0 1; do
+        knobs="MICA_EAGER_LIMIT=0 MICA_CHUNK=4k MICA_SHM_RING_KB=16 MICA_SINGLE_COPY=$copy"
+        env $knobs mpiexec -n 2 ./$prog > out 2>&1 || fail "t_$prog with $knobs: $(tail -5 out)"
+    done
 done
 [ $failed = 0 ] && echo "ok: tunables"
 exit $failed
