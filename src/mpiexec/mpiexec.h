@@ -7,7 +7,8 @@
  * pmiserv.c   PMI-1 server (one connection per rank)
  * kvs.c       the job's key-value store
  * iofwd.c     stdout/stderr forwarding by whole lines, stdin to rank 0
- * shmclean.c  removing the job's /dev/shm objects
+ * shmclean.c  removing /dev/shm objects named for the job (the ranks make none
+ *             today: their segments are memfds; a last line of defence)
  */
 #ifndef MICA_MPIEXEC_H
 #define MICA_MPIEXEC_H

@@ -28,7 +28,7 @@
 typedef struct mica_boot {
     int rank, size, appnum;
     char jobid[64];     /* unique per job on this host, [A-Za-z0-9_-] only:
-                           names /dev/shm objects "mica-<jobid>-..." */
+                           names the job's sockets "mica-<jobid>-..." */
     int universe_size;  /* the launcher's universe size, or size if unknown */
     int key_max;        /* longest key accepted by mica_boot_put (bytes) */
     int val_max;        /* longest value accepted by mica_boot_put (bytes) */

@@ -1,25 +1,19 @@
-/* Shared-memory transport (see shm.h and transport.h). Each rank creates one segment holding the rings that
- * bring packets to it, one per sender; once every rank has mapped every segment they are
- * unlinked, so a crashed job leaves nothing in /dev/shm. */
+/* Shared-memory transport (see shm.h and transport.h). Each rank creates one segment holding
+ * the rings that bring packets to it, one per sender, and shares it without a name
+ * (segment.h), so a job leaves nothing in /dev/shm, however it ends. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/tunables.h"
 #include "runtime/boot.h"
+#include "transport/segment.h"
 #include "transport/shm.h"
-
-/* The bootstrap key under which each rank publishes its segment's name. */
-#define SEGMENT_KEY "mica-shm"
 
 /* A ring: the consumer's head and the producer's tail on their own cache lines, then slots. */
 typedef struct ring {
@@ -46,62 +40,6 @@ static ring_t *ring_at(char *seg, int src)
     return (ring_t *)(seg + (size_t)src * (sizeof(ring_t) + shm.ring_bytes));
 }
 
-/* A segment's name: the job's prefix (mpiexec cleans up "mica-<jobid>-*" after the job) and
- * the rank; with `random`, 64 random bits more. A rank that finds its name taken (another
- * local user may create it first to stop the job) draws a random one and tells the others
- * through the bootstrap's key-value store; they look there only when the usual name fails. */
-static void segment_name(char *buf, size_t len, const char *jobid, int rank, int random)
-{
-    uint64_t r = 0;
-    if (random && getrandom(&r, sizeof r, GRND_NONBLOCK) != sizeof r) {  /* still unique */
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        r = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40);
-    }
-    int n = snprintf(buf, len, "/mica-%s-%d", jobid, rank);
-    if (random)
-        snprintf(buf + n, len - (size_t)n, "-%016llx", (unsigned long long)r);
-}
-
-/* Open and check a segment of rank `peer`: it must be one of ours (owned by this user, for
- * this user alone) of the size every rank computes, or another local user could feed us a
- * segment of theirs. An fd, or -1 with the reason in why[] (errno's, or the owner's). */
-static int open_segment(const char *name, char *why, size_t len)
-{
-    int fd = shm_open(name, O_RDWR | O_NOFOLLOW, 0);
-    struct stat st;
-    if (fd < 0) {
-        snprintf(why, len, "%s", strerror(errno));
-        return -1;
-    }
-    if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077) ||
-        (size_t)st.st_size != shm.seg_bytes) {
-        snprintf(why, len, "it is not this job's (owner %ld, mode %03o, %lld bytes)",
-                 (long)st.st_uid, (unsigned)st.st_mode & 0777, (long long)st.st_size);
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-/* Rank r's segment: under its usual name, or the one it published. */
-static int open_peer_segment(const char *jobid, int r)
-{
-    char name[128], why[160], why2[160];
-    segment_name(name, sizeof name, jobid, r, 0);
-    int fd = open_segment(name, why, sizeof why);
-    if (fd >= 0)
-        return fd;
-    char usual[128];
-    memcpy(usual, name, sizeof usual);
-    name[0] = '/';
-    if (mica_boot_get(r, SEGMENT_KEY, name + 1, (int)sizeof name - 1) == 0 &&
-        (fd = open_segment(name, why2, sizeof why2)) >= 0)
-        return fd;
-    fprintf(stderr, "mica: rank %d: refused rank %d's segment %s: %s\n", shm.rank, r, usual, why);
-    return -1;
-}
-
 static size_t ring_size(int nranks)
 {
     int kb = mica_tunables.shm_ring_kb;
@@ -123,69 +61,20 @@ static int shm_init(const mica_boot_t *boot)
     if (!shm.seg || !shm.out || !shm.head)
         return -1;
     if (boot->size == 1) {            /* a singleton needs no shared memory */
-        shm.mine = mmap(NULL, shm.seg_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        shm.seg[0] = shm.mine;
-        return shm.mine == MAP_FAILED ? -1 : 0;
-    }
-    char name[128];
-    int fd = -1, random = 0;
-    for (int tries = 0; fd < 0 && tries < 8; tries++) {
-        segment_name(name, sizeof name, boot->jobid, boot->rank, random);
-        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-        if (fd >= 0 || errno != EEXIST)
-            break;
-        struct stat st;               /* taken: a leftover of ours goes, another's stays */
-        int old = random ? -1 : shm_open(name, O_RDONLY | O_NOFOLLOW, 0);
-        if (old >= 0 && !fstat(old, &st) && st.st_uid == geteuid())
-            shm_unlink(name);
-        else
-            random = 1;
-        if (old >= 0)
-            close(old);
-    }
-    if (fd < 0) {
-        perror("mica: shm_open");
+        shm.seg[0] = mmap(NULL, shm.seg_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (shm.seg[0] == MAP_FAILED)
+            shm.seg[0] = NULL;
+    } else if (mica_segment_share(boot, shm.seg_bytes, shm.seg)) {
         return -1;
     }
-    if (ftruncate(fd, (off_t)shm.seg_bytes)) {
-        perror("mica: ftruncate of the shared-memory segment");
-        close(fd);
-        return -1;
-    }
-    shm.mine = mmap(NULL, shm.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (shm.mine == MAP_FAILED)
-        return -1;
-    shm.seg[boot->rank] = shm.mine;
-    char usual[128];
-    segment_name(usual, sizeof usual, boot->jobid, boot->rank, 0);
-    if ((strcmp(name, usual) && mica_boot_put(SEGMENT_KEY, name + 1)) || mica_boot_fence()) {
-        shm_unlink(name);
-        return -1;
-    }
-    for (int r = 0; r < boot->size; r++) {
-        if (r == boot->rank)
-            continue;
-        fd = open_peer_segment(boot->jobid, r);
-        if (fd < 0) {
-            shm_unlink(name);
-            return -1;
-        }
-        shm.seg[r] = mmap(NULL, shm.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        close(fd);
-        if (shm.seg[r] == MAP_FAILED)
-            return -1;
-    }
-    /* Everyone has mapped everything: the names are no longer needed. */
-    int rc = mica_boot_fence();
-    shm_unlink(name);
-    return rc;
+    shm.mine = shm.seg[boot->rank];
+    return shm.mine ? 0 : -1;
 }
 
 static void shm_finalize(void)
 {
     for (int r = 0; r < shm.size; r++)
-        if (shm.seg && shm.seg[r] && shm.seg[r] != MAP_FAILED)
+        if (shm.seg && shm.seg[r])
             munmap(shm.seg[r], shm.seg_bytes);
     free(shm.seg);
     free(shm.out);

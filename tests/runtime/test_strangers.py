@@ -2,8 +2,9 @@
  - mpiexec --pmi-port: a stranger who connects first and claims rank 1 (cmd=initack pmiid=1)
    is refused, and the job runs; a connection that sends a bad line before claiming a rank is
    dropped, not the job (as the job's own user too);
- - shared memory: a segment name of the job taken in advance by another user (or left over by
-   this one) does not stop the job, and no rank maps another user's segment.
+ - shared memory: rank 0's socket name taken in advance by another user does not stop the
+   job, no rank maps another user's segment, a stranger who connects to rank 0 gets none, and
+   no segment of the job ever has a name in /dev/shm.
 Rank 1 starts a second late (a wrapper), so the stranger comes first. The parts that need a
 second user run as root only (as `nobody`); run as another user they are skipped, the rest
 runs. Exit 77 when nothing could run."""
@@ -15,6 +16,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pmiserver import PMIServer  # noqa: E402
 
 PREFIX = os.environ.get('MICA_PREFIX') or os.path.join(os.path.dirname(__file__), '..', '..',
                                                        'install')
@@ -138,6 +142,81 @@ def stranger(port, line, user):
     return data.decode(errors='replace')
 
 
+def nobody_process(fn, *args):
+    """Run fn(*args) as nobody in a child process that stays until killed; its pid, once fn
+    says it is ready (by returning from its set-up: fn writes to the pipe)."""
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(rfd)
+            as_nobody()()
+            fn(wfd, *args)
+        finally:
+            os._exit(0)
+    os.close(wfd)
+    os.read(rfd, 1)
+    os.close(rfd)
+    return pid
+
+
+def squat_and_feed(ready, name):
+    """Listen on abstract socket `name` and hand a segment of our own to whoever connects."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(name)
+    s.listen(8)
+    decoy = os.memfd_create('mica-shm')
+    os.write(ready, b'x')
+    while True:
+        c, _ = s.accept()
+        try:
+            socket.send_fds(c, [b'\1\0\0\0'], [decoy] * 2)
+        except OSError:
+            pass
+        c.close()
+
+
+def abstract_sockets():
+    return {line.split()[-1] for line in open('/proc/net/unix').readlines()[1:]
+            if line.split()[-1].startswith('@mica-')}
+
+
+def abstract_socket_of_rank0(before, timeout=10):
+    end = time.time() + timeout
+    while time.time() < end:
+        new = [n for n in abstract_sockets() - before if n.endswith('-0')]
+        if new:
+            return new[0]
+        time.sleep(0.01)
+    return None
+
+
+def nobody_knocks(name):
+    """As nobody, connect to abstract socket `name` and say what came back: descriptors, or ''."""
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(rfd)
+            as_nobody()()
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.settimeout(3)
+            s.connect('\0' + name[1:])
+            s.sendall(b'\1\0\0\0')
+            try:
+                _, fds, _, _ = socket.recv_fds(s, 16, 8)
+            except OSError:
+                fds = []
+            os.write(wfd, ('%d descriptors' % len(fds) if fds else '').encode())
+        finally:
+            os._exit(0)
+    os.close(wfd)
+    got = os.read(rfd, 100).decode()
+    os.close(rfd)
+    os.waitpid(pid, 0)
+    return got
+
+
 def main():
     if not os.path.exists(MPIEXEC):
         print('skip: no mpiexec at ' + MPIEXEC)
@@ -179,40 +258,51 @@ def main():
         fail('pmi-port: a bad line from a connection that claimed no rank ended the job '
              '(exit %d):\n%s' % (rc, out))
 
-    # 3. Rank 1's segment name taken first: by nobody (as root), or left over by us.
-    def squat(pid):
-        end = time.time() + 10
-        while time.time() < end:
-            names = [n for n in os.listdir('/dev/shm') if re.match(r'mica-.*-0$', n)]
-            if names:
-                break
-            time.sleep(0.01)
-        else:
-            fail('shm: rank 0 made no segment')
-            return
-        path = '/dev/shm/' + names[0][:-1] + '1'
-        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o666)
-        os.ftruncate(fd, 4096)
-        os.close(fd)
-        os.chmod(path, 0o666)
-        if ROOT_USER:
-            nobody = pwd.getpwnam('nobody')
-            os.chown(path, nobody.pw_uid, nobody.pw_gid)
-        seen_path.append(path)
-        prefix.append(names[0][:-1])
-    seen_path, prefix = [], []
-    out, rc = job(tmp, [], squat)
-    if rc != 0 or 'got 42' not in out:
-        fail('shm: the job failed with rank 1\'s segment name taken first (exit %d):\n%s'
-             % (rc, out))
-    for p in seen_path:
-        if ROOT_USER and not os.path.exists(p):
-            fail('shm: another user\'s file %s was removed' % p)
-        if os.path.exists(p):
-            os.unlink(p)
-    leftovers = [n for n in os.listdir('/dev/shm') if prefix and n.startswith(prefix[0])]
-    if leftovers:
-        fail('shm: left behind: %s' % ' '.join(leftovers))
+    # 3. Shared memory. As root only: another user (nobody) cannot tell the job's id before it
+    #    starts under mpiexec, but under a launcher whose names are predictable it can take
+    #    rank 0's socket name first (here the test's own PMI server, kvsname "strangers"): the
+    #    job must run and take no segment from it. And a stranger who connects to rank 0's
+    #    socket while rank 0 waits for rank 1 gets no segment.
+    if ROOT_USER:
+        squatter = nobody_process(squat_and_feed, '\0mica-strangers-0')
+        pm = PMIServer(2, 'strangers')
+        pm.start([os.path.join(tmp, 'prog')], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                 text=True)
+        pm.serve(lambda: all(p.poll() is not None for p in pm.procs), timeout=30)
+        os.kill(squatter, 9)
+        os.waitpid(squatter, 0)
+        outs = [p.communicate()[0] if p.poll() is not None else None for p in pm.procs]
+        for p in pm.procs:
+            if p.poll() is None:
+                p.kill()
+        if any(p.returncode != 0 for p in pm.procs) or 'got 42' not in (outs[1] or ''):
+            fail('shm: the job failed with rank 0\'s socket name taken first by another user:'
+                 '\n%s' % '\n'.join(o or '(still running)' for o in outs))
+
+        seen = {}
+        def knock(pid):
+            name = abstract_socket_of_rank0(before_sockets)
+            seen['got'] = nobody_knocks(name) if name else None
+        before_sockets = abstract_sockets()
+        out, rc = job(tmp, [], knock)
+        if seen.get('got') is None:
+            fail('shm: rank 0 listened on no socket of the job')
+        elif seen['got']:
+            fail('shm: a stranger who connected to rank 0 was handed %s' % seen['got'])
+        if rc != 0 or 'got 42' not in out:
+            fail('shm: the job failed after a stranger knocked (exit %d):\n%s' % (rc, out))
+    else:
+        print('skip: the shared-memory strangers need root (to be nobody)')
+
+    # 4. Nothing of the job ever has a name in /dev/shm.
+    before = set(os.listdir('/dev/shm'))
+    def look(pid):
+        time.sleep(0.2)
+        seen_names.extend(n for n in set(os.listdir('/dev/shm')) - before if n.startswith('mica-'))
+    seen_names = []
+    job(tmp, [], look)
+    if seen_names:
+        fail('shm: the job named objects in /dev/shm: %s' % ' '.join(seen_names))
     return 1 if failures else 0
 
 
