@@ -169,14 +169,19 @@ static void ctl_send(int world, unsigned am, uint64_t sreq, uint64_t rreq, uint6
     p->ctl_tail = c;
 }
 
-/* The contiguous bytes a large send may expose for the receiver to read (proto.h), or NULL. */
+/* A large send from a non-contiguous buffer is packed into a copy of this size at most, which
+ * the receiver then reads (beyond it, the packets carry the message). */
+#define PACKED_COPY_MAX ((MPI_Count)64 << 20)
+
+/* The contiguous bytes a large send may expose for the receiver to read (proto.h), or NULL:
+ * the buffer itself, MPI_Bsend's copy, or a packed copy (r->scratch, made by push). */
 static const void *single_copy_region(const mica_request_t *r, const mica_transport_t *tp)
 {
     if (!pt.single_copy || !tp->expose)
         return NULL;
     if (r->bsend_buf)
         return r->bsend_buf;
-    return r->type->contiguous ? (const char *)r->buf + r->type->true_lb : NULL;
+    return r->type->contiguous ? (const char *)r->buf + r->type->true_lb : r->scratch;
 }
 
 /* The receiver will not read r's buffer any more (it answered ACK or CTS). */
@@ -209,6 +214,12 @@ static int push(mica_request_t *r, int world)
         return 1;
     }
     int eager = r->bytes <= (MPI_Count)pt.eager_limit;
+    if (!eager && pt.single_copy && tp->expose && !r->type->contiguous && !r->bsend_buf &&
+        r->bytes <= PACKED_COPY_MAX) {  /* one packing, then no hand-off per piece */
+        free(r->scratch);
+        if ((r->scratch = malloc((size_t)r->bytes)))
+            mica_type_pack(r->buf, r->count, r->type, 0, r->scratch, r->bytes);
+    }
     const void *region = eager ? NULL : single_copy_region(r, tp);
     mica_transport_key_t key;
     if (region && tp->expose(region, (size_t)r->bytes, &key))
@@ -329,8 +340,65 @@ static void got_direct(void *arg)
     finish_recv(r, r->status.MPI_SOURCE, r->status.MPI_TAG, r->message, r->total);
 }
 
+/* The receiver cannot read the sender's buffer (the system forbids it): the packets carry it. */
+static void ask_for_packets(mica_request_t *r)
+{
+    r->moved = 0;
+    ctl_send(r->sender, MICA_PT2PT_CTS, r->remote, (uint64_t)(uintptr_t)r, (uint64_t)r->total);
+}
+
+/* A receive into a non-contiguous buffer reads the sender's bytes a piece at a time into a
+ * buffer of its own and unpacks each: still no hand-off per piece. Kept in r->ext. */
+#define PIECE ((size_t)1 << 20)
+typedef struct pieces {
+    mica_transport_key_t key;
+    size_t len;                       /* of the piece being read */
+    int reading, read;                /* inside get; its piece has arrived */
+    char buf[];
+} pieces_t;
+
+static int get_pieces(mica_request_t *r);
+
+static void got_piece(void *arg)
+{
+    mica_request_t *r = arg;
+    pieces_t *p = r->ext;
+    mica_type_unpack(r->buf, r->count, r->type, r->moved, p->buf, (MPI_Count)p->len);
+    r->moved += (MPI_Count)p->len;
+    p->read = 1;
+    if (!p->reading && get_pieces(r))  /* a transport that completes later: go on from here */
+        ask_for_packets(r);
+}
+
+/* Read pieces until one is still on its way or all are in: 0, or -1 when the transport
+ * refused (what was read is read again from the packets). */
+static int get_pieces(mica_request_t *r)
+{
+    pieces_t *p = r->ext;
+    const mica_transport_t *tp = pt.peers[r->sender].tp;
+    while (r->moved < r->total) {
+        MPI_Count left = r->total - r->moved;
+        p->len = left < (MPI_Count)PIECE ? (size_t)left : PIECE;
+        p->read = 0;
+        p->reading = 1;
+        int rc = tp->get(r->sender, p->buf, &p->key, (size_t)r->moved, p->len, got_piece, r);
+        p->reading = 0;
+        if (rc) {
+            free(p);
+            r->ext = NULL;
+            return -1;
+        }
+        if (!p->read)
+            return 0;
+    }
+    free(p);
+    r->ext = NULL;
+    got_direct(r);
+    return 0;
+}
+
 /* A matched rendezvous: read the bytes this receive takes straight from the sender's buffer
- * when it sent a key and both buffers are contiguous, else tell it how much to send. */
+ * when it sent a key, else tell it how much to send. */
 static void accept_rts(mica_request_t *r, int world, int src, int tag, uint64_t size, uint64_t sreq,
                        const mica_transport_key_t *key)
 {
@@ -343,12 +411,28 @@ static void accept_rts(mica_request_t *r, int world, int src, int tag, uint64_t 
     r->remote = sreq;
     r->sender = world;
     r->state = ST_RECEIVING;
-    if (key && r->total && r->type->contiguous && tp->get &&
-        tp->get(world, (char *)r->buf + r->type->true_lb, key, 0, (size_t)r->total, got_direct, r) == 0)
-        return;
-    ctl_send(world, MICA_PT2PT_CTS, sreq, (uint64_t)(uintptr_t)r, (uint64_t)r->total);
-    if (!r->total)
+    if (!r->total) {
+        ask_for_packets(r);           /* of which there are none */
         finish_recv(r, src, tag, (MPI_Count)size, 0);
+        return;
+    }
+    if (key && tp->get) {
+        if (r->type->contiguous) {
+            if (!tp->get(world, (char *)r->buf + r->type->true_lb, key, 0, (size_t)r->total,
+                         got_direct, r))
+                return;
+        } else {
+            size_t piece = r->total < (MPI_Count)PIECE ? (size_t)r->total : PIECE;
+            pieces_t *p = malloc(sizeof *p + piece);
+            if (p) {
+                p->key = *key;
+                r->ext = p;
+                if (!get_pieces(r))
+                    return;
+            }
+        }
+    }
+    ask_for_packets(r);
 }
 
 static void deliver_eager(mica_request_t *r, int src, int tag, const void *data, uint64_t size)

@@ -7,10 +7,11 @@
  *   RTS    ready to send: the envelope of a large message. When it is matched the receiver
  *          answers CTS (clear to send) with how many bytes it takes, and the sender pipelines
  *          them in DATA packets, which the receiver copies into place as they arrive.
- *          Single copy: when the transport can (transport.h, get) and the sender's buffer is
- *          contiguous, the RTS carries the key of the exposed buffer (flag MICA_PT2PT_KEY) and
- *          the receiver reads the bytes it takes itself, then answers ACK; when it cannot read
- *          them (or its buffer is not contiguous) it answers CTS, and the DATA packets follow.
+ *          Single copy: when the transport can (transport.h, get), the sender exposes its
+ *          buffer (a non-contiguous one packed into a copy first, up to 64 MiB) and the RTS
+ *          carries the key (flag MICA_PT2PT_KEY); the receiver reads the bytes it takes itself
+ *          (into a non-contiguous buffer through a piece of its own at a time), then answers
+ *          ACK; when it cannot read them it answers CTS, and the DATA packets follow.
  */
 #ifndef MICA_PROTO_H
 #define MICA_PROTO_H

@@ -1,6 +1,6 @@
 /* np: 2 3 */
-/* Large messages between every kind of buffer: the receiver reads a contiguous sender's bytes
- * itself (single copy) when its own buffer is contiguous, and the packets carry them otherwise;
+/* Large messages between every kind of buffer, read by the receiver from the sender's buffer
+ * (or its packed copy), into place or a piece at a time through a buffer of its own;
  * unexpected, probed, buffered, synchronous and truncated messages; and, once a process may no
  * longer read another's memory (a seccomp filter makes process_vm_readv fail with EPERM, as a
  * Yama ptrace_scope would), every message still arrives. */
