@@ -29,7 +29,7 @@ NULL_OK = {'MPI_Info'}
 # Output pointers that may legitimately be null (the standard's *_IGNORE sentinels, buffers);
 # others only in some functions (impl.tsv's nullable column).
 NULLABLE_KINDS = {'STATUS', 'F08_STATUS', 'F90_STATUS', 'BUFFER', 'C_BUFFER', 'C_BUFFER2',
-                  'C_BUFFER3', 'C_BUFFER4', 'ATTRIBUTE_VAL', 'ATTRIBUTE_VAL_10', 'ERROR_CODE',
+                  'C_BUFFER3', 'C_BUFFER4', 'ATTRIBUTE_VAL', 'ATTRIBUTE_VAL_10',
                   'EXTRA_STATE', 'EXTRA_STATE2', 'ARGUMENT_LIST', 'STRING_ARRAY'}
 CHECKED = ('checked', 'anytime', 'large')
 # The checked modes whose functions need MPI initialized: by MPI_Init, or by an MPI_Session_init
