@@ -211,6 +211,21 @@ def checks(f, eo):
             out.append(fail % ('mica_error(%s, "%s=%%d is not a rank of the communicator '
                                '(size %%d)", %s, comm_->remote_size)' % (cls, p.name, p.name)))
     out += null_buffers(f)
+    out += null_arrays(f)
+    return out
+
+
+def null_arrays(f):
+    """An array of requests (or of indices out) that is NULL while its length, count or
+    incount, is positive would be read or written at address 0: MPI_ERR_ARG."""
+    out = []
+    length = [q for q in f.params if q.kind == 'ARRAY_LENGTH_NNI' and q.name in ('count', 'incount')
+              and not q.pointer and not q.array]
+    for p in f.params:
+        if length and p.array and p.kind in ('REQUEST', 'INDEX'):
+            out.append('    if (MICA_UNLIKELY(!%s && %s > 0))\n' % (p.name, length[0].name))
+            out.append('        return mica_raise(eo_, mica_error(MPI_ERR_ARG, "%s is NULL with '
+                       '%s=%%d", %s), fn);\n' % (p.name, length[0].name, length[0].name))
     return out
 
 
