@@ -29,7 +29,7 @@ NULL_OK = {'MPI_Info'}
 # Output pointers that may legitimately be null (the standard's *_IGNORE sentinels, buffers);
 # others only in some functions (impl.tsv's nullable column).
 NULLABLE_KINDS = {'STATUS', 'F08_STATUS', 'F90_STATUS', 'BUFFER', 'C_BUFFER', 'C_BUFFER2',
-                  'C_BUFFER3', 'C_BUFFER4', 'ATTRIBUTE_VAL', 'ATTRIBUTE_VAL_10', 'ERROR_CODE',
+                  'C_BUFFER3', 'C_BUFFER4', 'ATTRIBUTE_VAL', 'ATTRIBUTE_VAL_10',
                   'EXTRA_STATE', 'EXTRA_STATE2', 'ARGUMENT_LIST', 'STRING_ARRAY'}
 CHECKED = ('checked', 'anytime', 'large')
 # The checked modes whose functions need MPI initialized: by MPI_Init, or by an MPI_Session_init
@@ -37,7 +37,10 @@ CHECKED = ('checked', 'anytime', 'large')
 # "after MPI_Finalize") through the initial error handler, as the standard has it.
 NEEDS_INIT = ('checked', 'large')
 
-COUNT_KINDS = ('POLYXFER_NUM_ELEM_NNI', 'POLYDTYPE_NUM_ELEM_NNI', 'XFER_NUM_ELEM_NNI')
+# Element counts a negative value of is an error; POLYXFER_NUM_ELEM is MPI-IO's, which the
+# API database does not call non-negative although the standard does.
+COUNT_KINDS = ('POLYXFER_NUM_ELEM_NNI', 'POLYDTYPE_NUM_ELEM_NNI', 'XFER_NUM_ELEM_NNI',
+               'POLYXFER_NUM_ELEM')
 
 
 def blames_request(f):
@@ -208,6 +211,21 @@ def checks(f, eo):
             out.append(fail % ('mica_error(%s, "%s=%%d is not a rank of the communicator '
                                '(size %%d)", %s, comm_->remote_size)' % (cls, p.name, p.name)))
     out += null_buffers(f)
+    out += null_arrays(f)
+    return out
+
+
+def null_arrays(f):
+    """An array of requests (or of indices out) that is NULL while its length, count or
+    incount, is positive would be read or written at address 0: MPI_ERR_ARG."""
+    out = []
+    length = [q for q in f.params if q.kind == 'ARRAY_LENGTH_NNI' and q.name in ('count', 'incount')
+              and not q.pointer and not q.array]
+    for p in f.params:
+        if length and p.array and p.kind in ('REQUEST', 'INDEX'):
+            out.append('    if (MICA_UNLIKELY(!%s && %s > 0))\n' % (p.name, length[0].name))
+            out.append('        return mica_raise(eo_, mica_error(MPI_ERR_ARG, "%s is NULL with '
+                       '%s=%%d", %s), fn);\n' % (p.name, length[0].name, length[0].name))
     return out
 
 

@@ -205,7 +205,7 @@ def entry(collective, f, form):
     types = any(p.name == 'sendtypes' for p in params)
     if types:                         # alltoallw's datatypes come as handles
         out.append('    mica_type_t **types_ = NULL;\n')
-    if types and m == 'coll':         # looked up for both forms: the inter one checks nothing
+    if types:                         # looked up first: the checks read them (inter: nothing)
         out.append('    rc = mica_coll_lookup_alltoallw(&a, sendtypes, recvtypes, &types_);\n')
     if m == 'coll':                   # the intercommunicator forms
         name = f.name[:-2] if f.name.endswith('_c') else f.name
@@ -221,10 +221,9 @@ def entry(collective, f, form):
             out.append('    rc = mica_coll_check_%s(&a, comm);\n' % collective)
             out.append('    if (rc == MPI_SUCCESS)\n')
     else:
-        out.append('    rc = mica_%s_check_%s(&a, comm);\n' % (m, collective))
         if types:
-            out.append('    if (rc == MPI_SUCCESS)\n'
-                       '        rc = mica_coll_lookup_alltoallw(&a, sendtypes, recvtypes, &types_);\n')
+            out.append('    if (rc == MPI_SUCCESS)\n    ')
+        out.append('    rc = mica_%s_check_%s(&a, comm);\n' % (m, collective))
         out.append('    if (rc == MPI_SUCCESS)\n')
     if form == 'BLOCKING':
         launch = 'mica_%s_run_%s(&a, comm)' % (m, collective)

@@ -91,6 +91,21 @@ int mica_coll_check_v(const MPI_Count *counts, const void *displs, int n, const 
     return rc;
 }
 
+int mica_coll_check_vbuf(const void *buf, int n, const MPI_Count *counts, const MPI_Aint *displs,
+                         const mica_type_t *type, mica_type_t *const *types, const char *what)
+{
+    if (buf)
+        return MPI_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        const mica_type_t *t = types ? types[i] : type;
+        MPI_Aint at = !displs || !t ? 0 : types ? displs[i] : displs[i] * t->extent;
+        if (counts[i] > 0 && t && t->size > 0 && at + t->true_lb == 0)
+            return mica_error(MPI_ERR_BUFFER, "%s is NULL with %lld elements at its offset 0",
+                              what, (long long)counts[i]);
+    }
+    return MPI_SUCCESS;
+}
+
 /* Alltoallw's datatype arrays come as handles: look each one up and check it. */
 int mica_coll_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *counts,
                            const char *what, mica_type_t **out)
@@ -100,7 +115,7 @@ int mica_coll_lookup_types(int n, const MPI_Datatype *in, const MPI_Count *count
     for (int j = 0; j < n; j++) {
         out[j] = mica_type_lookup(in[j]);
         if (!out[j]) {
-            if (counts[j] == 0) {     /* a zero count's type is never used: any handle is fine */
+            if (counts && counts[j] == 0) {   /* a zero count's type is never used: any goes */
                 out[j] = &mica_type_MPI_BYTE;
                 continue;
             }
@@ -202,6 +217,9 @@ int mica_coll_check_gatherv(const mica_coll_args_t *a, mica_comm_t *comm)
     int rc = mica_coll_check_gather(a, comm);
     if (rc == MPI_SUCCESS && comm->rank == a->root)
         rc = mica_coll_check_v(a->rcounts, a->rdispls, a->nrecv, "recvcounts", "displs");
+    if (rc == MPI_SUCCESS && comm->rank == a->root)
+        rc = mica_coll_check_vbuf(a->rbuf, a->nrecv, a->rcounts, a->rdispls, a->rtype, NULL,
+                                  "recvbuf");
     return rc;
 }
 
@@ -215,6 +233,9 @@ int mica_coll_check_scatterv(const mica_coll_args_t *a, mica_comm_t *comm)
     int rc = mica_coll_check_scatter(a, comm);
     if (rc == MPI_SUCCESS && comm->rank == a->root)
         rc = mica_coll_check_v(a->scounts, a->sdispls, a->nsend, "sendcounts", "displs");
+    if (rc == MPI_SUCCESS && comm->rank == a->root)
+        rc = mica_coll_check_vbuf(a->sbuf, a->nsend, a->scounts, a->sdispls, a->stype, NULL,
+                                  "sendbuf");
     return rc;
 }
 
@@ -227,8 +248,10 @@ int mica_coll_check_allgather(const mica_coll_args_t *a, mica_comm_t *comm)
 int mica_coll_check_allgatherv(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     int rc = mica_coll_check_allgather(a, comm);
-    return rc != MPI_SUCCESS ? rc : mica_coll_check_v(a->rcounts, a->rdispls, a->nrecv,
-                                                      "recvcounts", "displs");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_v(a->rcounts, a->rdispls, a->nrecv, "recvcounts", "displs");
+    return rc != MPI_SUCCESS ? rc : mica_coll_check_vbuf(a->rbuf, a->nrecv, a->rcounts, a->rdispls,
+                                                         a->rtype, NULL, "recvbuf");
 }
 
 int mica_coll_check_alltoall(const mica_coll_args_t *a, mica_comm_t *comm)
@@ -237,14 +260,20 @@ int mica_coll_check_alltoall(const mica_coll_args_t *a, mica_comm_t *comm)
     return mica_coll_check_all(a->sbuf, a->stype, a->rbuf, a->rtype);
 }
 
-/* Both sides' arrays (the send side's are ignored with MPI_IN_PLACE: nsend is 0 then). */
+/* Both sides' arrays (the send side's are ignored with MPI_IN_PLACE: nsend is 0 then), and
+ * the buffers they place data in (alltoallw: its types per process, displacements in bytes). */
 static int check_both_v(const mica_coll_args_t *a)
 {
     int rc = MPI_SUCCESS;
     if (a->sbuf != MPI_IN_PLACE)
         rc = mica_coll_check_v(a->scounts, a->sdispls, a->nsend, "sendcounts", "sdispls");
-    return rc != MPI_SUCCESS ? rc : mica_coll_check_v(a->rcounts, a->rdispls, a->nrecv,
-                                                      "recvcounts", "rdispls");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_v(a->rcounts, a->rdispls, a->nrecv, "recvcounts", "rdispls");
+    if (rc == MPI_SUCCESS && a->sbuf != MPI_IN_PLACE)
+        rc = mica_coll_check_vbuf(a->sbuf, a->nsend, a->scounts, a->sdispls, a->stype, a->stypes,
+                                  "sendbuf");
+    return rc != MPI_SUCCESS ? rc : mica_coll_check_vbuf(a->rbuf, a->nrecv, a->rcounts, a->rdispls,
+                                                         a->rtype, a->rtypes, "recvbuf");
 }
 
 int mica_coll_check_alltoallv(const mica_coll_args_t *a, mica_comm_t *comm)
@@ -265,9 +294,15 @@ int mica_coll_check_alltoallw(const mica_coll_args_t *a, mica_comm_t *comm)
 int mica_coll_check_reduce_scatter(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     int rc = mica_coll_check_counts(a->nrecv, a->rcounts, "recvcounts");
-    MPI_Count mine = rc == MPI_SUCCESS ? a->rcounts[comm->rank] : 0;
-    return rc != MPI_SUCCESS ? rc : mica_coll_check_reduction(a->sbuf, a->rbuf, mine, a->rtype,
-                                                              a->op, 1);
+    MPI_Count mine = rc == MPI_SUCCESS ? a->rcounts[comm->rank] : 0, all = 0;
+    for (int i = 0; rc == MPI_SUCCESS && i < a->nrecv; i++)
+        all += a->rcounts[i];
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_reduction(a->sbuf, a->rbuf, mine, a->rtype, a->op, 1);
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_vbuf(a->sbuf, 1, &all, NULL, a->rtype, NULL, "sendbuf");
+    return rc != MPI_SUCCESS ? rc : mica_coll_check_vbuf(a->rbuf, 1, &mine, NULL, a->rtype, NULL,
+                                                         "recvbuf");
 }
 
 int mica_coll_check_reduce_scatter_block(const mica_coll_args_t *a, mica_comm_t *comm)

@@ -90,6 +90,12 @@ int mica_coll_check_reduction(const void *sendbuf, const void *recvbuf, MPI_Coun
 /* n counts (none negative) and displacements (not NULL). */
 int mica_coll_check_v(const MPI_Count *counts, const void *displs, int n, const char *cname,
                       const char *dname);
+/* A NULL buffer (MPI_BOTTOM) with a positive count placed at address 0 (an element of a type
+ * whose data starts at its offset 0, at displacement 0) would be read or written there:
+ * MPI_ERR_BUFFER, as the bindings check scalar counts. n counts, displacements in elements of
+ * `type` (NULL: all 0), or with `types` per process (alltoallw) in bytes. */
+int mica_coll_check_vbuf(const void *buf, int n, const MPI_Count *counts, const MPI_Aint *displs,
+                         const mica_type_t *type, mica_type_t *const *types, const char *what);
 
 /* The datatypes of MPI_Alltoallw's `what` (sendtypes, recvtypes) as objects in out[n]: each must
  * be committed, except where its count is zero (then any handle goes, and MPI_BYTE stands in). */

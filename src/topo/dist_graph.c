@@ -277,6 +277,11 @@ int mica_dist_graph_neighbors(mica_comm_t *comm, int maxindegree, int sources[],
     if ((t->indegree > 0 && !sources) || (t->outdegree > 0 && !destinations))
         return mica_error(MPI_ERR_ARG, "%s is NULL", t->indegree > 0 && !sources ? "sources" :
                           "destinations");
+    /* A weighted graph's weights go out too: only MPI_UNWEIGHTED (or MPI_WEIGHTS_EMPTY)
+     * declines them, NULL is no array. */
+    if (t->weighted && ((t->indegree > 0 && !sourceweights) || (t->outdegree > 0 && !destweights)))
+        return mica_error(MPI_ERR_ARG, "%s is NULL", t->indegree > 0 && !sourceweights ?
+                          "sourceweights" : "destweights");
     copy_out(sources, t->sources, t->indegree);
     copy_out(destinations, t->destinations, t->outdegree);
     if (t->weighted) {

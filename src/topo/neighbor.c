@@ -58,15 +58,24 @@ int mica_topo_check_neighbor_allgatherv(const mica_coll_args_t *a, mica_comm_t *
     int rc = check_types(a->sbuf, a->stype, a->rbuf, a->rtype);
     if (rc == MPI_SUCCESS)
         rc = check_v(a->nrecv, a->rcounts, a->rdispls, "recvcounts", "displs");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_vbuf(a->rbuf, a->nrecv, a->rcounts, a->rdispls, a->rtype, NULL,
+                                  "recvbuf");
     return rc;
 }
 
-/* Both sides' counts and displacements. */
+/* Both sides' counts and displacements, and the buffers they place data in. */
 static int check_vv(const mica_coll_args_t *a)
 {
     int rc = check_v(a->nsend, a->scounts, a->sdispls, "sendcounts", "sdispls");
     if (rc == MPI_SUCCESS)
         rc = check_v(a->nrecv, a->rcounts, a->rdispls, "recvcounts", "rdispls");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_vbuf(a->sbuf, a->nsend, a->scounts, a->sdispls, a->stype, a->stypes,
+                                  "sendbuf");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_vbuf(a->rbuf, a->nrecv, a->rcounts, a->rdispls, a->rtype, a->rtypes,
+                                  "recvbuf");
     return rc;
 }
 
