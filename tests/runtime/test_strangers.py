@@ -104,9 +104,9 @@ def job(tmp, extra, before_go):
     return out, p.returncode
 
 
-def stranger(port, line, user):
-    """Connect to the PMI port (as `nobody` when user: in a child process), send a line; what
-    came back before the server closed the connection or went quiet."""
+def child(fn, user):
+    """Start fn(out) in a child process, as nobody when user; fn writes what it has to say to
+    the file descriptor out. The child's pid and the read end of that pipe."""
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -114,23 +114,16 @@ def stranger(port, line, user):
             os.close(rfd)
             if user:
                 as_nobody()()
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.connect(('127.0.0.1', port))
-            s.settimeout(3)
-            s.sendall(line.encode())
-            data = b''
-            try:
-                while True:
-                    chunk = s.recv(4096)
-                    if not chunk:
-                        break
-                    data += chunk
-            except OSError:
-                pass
-            os.write(wfd, data)
+            fn(wfd)
         finally:
             os._exit(0)
     os.close(wfd)
+    return pid, rfd
+
+
+def in_child(fn, user):
+    """Run fn(out) in a child process (as child() does) to its end; what it wrote."""
+    pid, rfd = child(fn, user)
     data = b''
     while True:
         chunk = os.read(rfd, 4096)
@@ -142,38 +135,45 @@ def stranger(port, line, user):
     return data.decode(errors='replace')
 
 
-def nobody_process(fn, *args):
-    """Run fn(*args) as nobody in a child process that stays until killed; its pid, once fn
-    says it is ready (by returning from its set-up: fn writes to the pipe)."""
-    rfd, wfd = os.pipe()
-    pid = os.fork()
-    if pid == 0:
+def stranger(port, line, user):
+    """Connect to the PMI port (as `nobody` when user: in a child process), send a line; what
+    came back before the server closed the connection or went quiet."""
+    def talk(out):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.connect(('127.0.0.1', port))
+        s.settimeout(3)
+        s.sendall(line.encode())
         try:
-            os.close(rfd)
-            as_nobody()()
-            fn(wfd, *args)
-        finally:
-            os._exit(0)
-    os.close(wfd)
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                os.write(out, chunk)
+        except OSError:
+            pass
+    return in_child(talk, user)
+
+
+def squatter(name):
+    """As nobody, listen on abstract socket `name` and hand a segment of its own to whoever
+    connects, until killed; its pid, once it listens."""
+    def squat(out):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.bind(name)
+        s.listen(8)
+        decoy = os.memfd_create('mica-shm')
+        os.write(out, b'x')
+        while True:
+            c, _ = s.accept()
+            try:
+                socket.send_fds(c, [b'\1\0\0\0'], [decoy] * 2)
+            except OSError:
+                pass
+            c.close()
+    pid, rfd = child(squat, True)
     os.read(rfd, 1)
     os.close(rfd)
     return pid
-
-
-def squat_and_feed(ready, name):
-    """Listen on abstract socket `name` and hand a segment of our own to whoever connects."""
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.bind(name)
-    s.listen(8)
-    decoy = os.memfd_create('mica-shm')
-    os.write(ready, b'x')
-    while True:
-        c, _ = s.accept()
-        try:
-            socket.send_fds(c, [b'\1\0\0\0'], [decoy] * 2)
-        except OSError:
-            pass
-        c.close()
 
 
 def abstract_sockets():
@@ -193,28 +193,17 @@ def abstract_socket_of_rank0(before, timeout=10):
 
 def nobody_knocks(name):
     """As nobody, connect to abstract socket `name` and say what came back: descriptors, or ''."""
-    rfd, wfd = os.pipe()
-    pid = os.fork()
-    if pid == 0:
+    def knock(out):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(3)
+        s.connect('\0' + name[1:])
+        s.sendall(b'\1\0\0\0')
         try:
-            os.close(rfd)
-            as_nobody()()
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.settimeout(3)
-            s.connect('\0' + name[1:])
-            s.sendall(b'\1\0\0\0')
-            try:
-                _, fds, _, _ = socket.recv_fds(s, 16, 8)
-            except OSError:
-                fds = []
-            os.write(wfd, ('%d descriptors' % len(fds) if fds else '').encode())
-        finally:
-            os._exit(0)
-    os.close(wfd)
-    got = os.read(rfd, 100).decode()
-    os.close(rfd)
-    os.waitpid(pid, 0)
-    return got
+            _, fds, _, _ = socket.recv_fds(s, 16, 8)
+        except OSError:
+            fds = []
+        os.write(out, ('%d descriptors' % len(fds) if fds else '').encode())
+    return in_child(knock, True)
 
 
 def main():
@@ -264,13 +253,13 @@ def main():
     #    job must run and take no segment from it. And a stranger who connects to rank 0's
     #    socket while rank 0 waits for rank 1 gets no segment.
     if ROOT_USER:
-        squatter = nobody_process(squat_and_feed, '\0mica-strangers-0')
+        pid = squatter('\0mica-strangers-0')
         pm = PMIServer(2, 'strangers')
         pm.start([os.path.join(tmp, 'prog')], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                  text=True)
         pm.serve(lambda: all(p.poll() is not None for p in pm.procs), timeout=30)
-        os.kill(squatter, 9)
-        os.waitpid(squatter, 0)
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
         outs = [p.communicate()[0] if p.poll() is not None else None for p in pm.procs]
         for p in pm.procs:
             if p.poll() is None:
