@@ -39,7 +39,8 @@ long mica_coll_bcast_long(void);
 MPI_Count mica_coll_alltoall_largest(const mica_coll_args_t *a, mica_comm_t *comm);
 
 /* The library's own blocking collectives: lock held, arguments trusted (as mica_coll_run_X;
- * allgather_tag: on the given tag, for collectives of a group not yet a communicator). */
+ * allgather_tag, allreduce_tag: on the given tag, for collectives of a group not yet a
+ * communicator). */
 static inline int mica_coll_barrier_locked(mica_comm_t *comm)
 {
     return mica_coll_run_barrier(&(mica_coll_args_t){0}, comm);
@@ -67,6 +68,11 @@ static inline int mica_coll_allreduce_locked(const void *sbuf, void *rbuf, MPI_C
     mica_coll_args_t a = {.sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rtype = type, .op = op};
     return mica_coll_run_allreduce(&a, comm);
 }
+
+/* Always recursive doubling, which combines whole vectors (an operation that tells the words
+ * of its vector apart, such as the context ids' offers, needs this), on the given tag. */
+int mica_coll_allreduce_tag_locked(const void *sbuf, void *rbuf, MPI_Count count,
+                                   mica_type_t *type, mica_op_t *op, mica_comm_t *comm, int tag);
 
 static inline int mica_coll_allgather_tag_locked(const void *sbuf, MPI_Count scount,
                                                  mica_type_t *stype, void *rbuf, MPI_Count rcount,

@@ -174,7 +174,7 @@ void mica_coll_allreduce_rabenseifner(mica_sched_t *s, const mica_coll_args_t *a
  * `bench/run.py --quick allreduce` (best of 6 interleaved runs on the loaded 2-core host:
  * 12.0 us here, 13.4 us through it). Long vectors gain nothing from it (8 MiB: 4.58 ms and
  * 4.74 ms, within the noise). */
-int mica_coll_allreduce_recursive_doubling_blocking(const mica_coll_args_t *a, mica_comm_t *comm)
+static int recursive_doubling_blocking(const mica_coll_args_t *a, mica_comm_t *comm, int tag)
 {
     const void *sbuf = a->sbuf;
     void *rbuf = a->rbuf;
@@ -191,18 +191,17 @@ int mica_coll_allreduce_recursive_doubling_blocking(const mica_coll_args_t *a, m
         return mica_coll_no_mem(count, type);
     int pof2 = mica_coll_pof2(size), rem = size - pof2, newrank = rank - rem;
     if (rank < 2 * rem && rank % 2 == 0) {
-        rc = mica_coll_send(rbuf, count, type, rank + 1, MICA_TAG_ALLREDUCE, comm);
+        rc = mica_coll_send(rbuf, count, type, rank + 1, tag, comm);
         newrank = -1;
     } else if (rank < 2 * rem) {
-        rc = mica_coll_recv(tmp, count, type, rank - 1, MICA_TAG_ALLREDUCE, comm);
+        rc = mica_coll_recv(tmp, count, type, rank - 1, tag, comm);
         if (rc == MPI_SUCCESS)
             rc = mica_op_apply(op, tmp, rbuf, count, type);   /* (rank - 1) op rank */
         newrank = rank / 2;
     }
     for (int mask = 1; rc == MPI_SUCCESS && newrank >= 0 && mask < pof2; mask <<= 1) {
         int peer = real_rank(newrank ^ mask, rem);
-        rc = mica_coll_sendrecv(rbuf, count, type, peer, tmp, count, type, peer,
-                                MICA_TAG_ALLREDUCE, comm);
+        rc = mica_coll_sendrecv(rbuf, count, type, peer, tmp, count, type, peer, tag, comm);
         if (rc != MPI_SUCCESS)
             break;
         if (op->commutative || peer < rank) {
@@ -212,9 +211,21 @@ int mica_coll_allreduce_recursive_doubling_blocking(const mica_coll_args_t *a, m
         }
     }
     if (rc == MPI_SUCCESS && rank < 2 * rem)
-        rc = rank % 2 ? mica_coll_send(rbuf, count, type, rank - 1, MICA_TAG_ALLREDUCE, comm)
-                      : mica_coll_recv(rbuf, count, type, rank + 1, MICA_TAG_ALLREDUCE, comm);
+        rc = rank % 2 ? mica_coll_send(rbuf, count, type, rank - 1, tag, comm)
+                      : mica_coll_recv(rbuf, count, type, rank + 1, tag, comm);
     free(mem);
     return rc;
+}
+
+int mica_coll_allreduce_recursive_doubling_blocking(const mica_coll_args_t *a, mica_comm_t *comm)
+{
+    return recursive_doubling_blocking(a, comm, MICA_TAG_ALLREDUCE);
+}
+
+int mica_coll_allreduce_tag_locked(const void *sbuf, void *rbuf, MPI_Count count,
+                                   mica_type_t *type, mica_op_t *op, mica_comm_t *comm, int tag)
+{
+    mica_coll_args_t a = {.sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rtype = type, .op = op};
+    return recursive_doubling_blocking(&a, comm, tag);
 }
 

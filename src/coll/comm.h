@@ -7,11 +7,12 @@
 
 #include "core/comm.h"
 
-/* Agree with the other members of `comm` on a fresh context id (lock held). With `extra`,
- * each member also contributes `nextra` ints, gathered into *all[p * (nextra + 1)] (malloc'd):
- * the context candidate first, then the ints (split uses this to learn every color and key). */
-int mica_coll_comm_agree(mica_comm_t *comm, int tag, const int *extra, int nextra,
-                         uint32_t *context, int **all);
+/* Agree with the other members of `comm` on a context id no member uses, and claim it here
+ * (lock held; `tag`: the tag of comm's collective context to agree on). The caller hands it
+ * to mica_comm_make, or gives it back with mica_comm_context_release. */
+int mica_coll_comm_agree(mica_comm_t *comm, int tag, uint32_t *context);
+/* The operation that combines context offers (core/comm.h), of MICA_CONTEXT_OFFER uint32s. */
+extern mica_op_t mica_coll_op_context;
 /* A duplicate of intracommunicator `comm` for the library's own traffic (an open file's, a
  * window's): no attributes copied, so no user callback runs. Collective; free it with
  * mica_comm_free. */

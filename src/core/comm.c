@@ -3,10 +3,25 @@
  * business of the floors above (coll/comm.c, mpi/comm.c, mpi/intercomm.c).
  *
  * Context ids: every communicator uses `context` for point-to-point and `context + 1` for its
- * collectives (MPI_COMM_WORLD 0/1, MPI_COMM_SELF 2/3). Each process keeps the next id it has
- * never used; a new communicator takes the largest such id of all the members of its parent
- * (agreed by an allgather over the parent), so no member can already use it, and every
- * member then moves past it. Ids are never reused: 2^30 communicators are enough. */
+ * collectives (MPI_COMM_WORLD 0/1, MPI_COMM_SELF 2/3); an intercommunicator has a second pair
+ * for its hidden local communicator. The ids above those are handed out in two ways:
+ *   - a window of MICA_CONTEXT_SLOTS pairs is reused, as MPICH does with its mask: each process
+ *     keeps a bit per pair, set while no communicator of its own uses the pair. The members of
+ *     the parent combine their offers (mica_comm_context_combine: the bitwise AND of the masks,
+ *     by a reduction over the parent) and take the lowest pair free at all of them; the pair
+ *     comes back when the communicator object is destroyed, i.e. when its last reference goes
+ *     (MPI_Comm_free, and any pending request or nonblocking collective still using it), so no
+ *     message of the old communicator can meet the new one. A program that dups and frees for
+ *     ever never runs out.
+ *   - when no pair is free at every member (thousands of communicators alive at once), the
+ *     members take ids above the window from the largest of their high-water marks (the next id
+ *     each has never used, part of the same offer) and all move past them. These are never
+ *     reused: 2^30 of them are enough, and no bound on live communicators follows from the
+ *     window's size.
+ * A process that takes part in an agreement but gets no communicator (MPI_UNDEFINED) gives its
+ * ids back at once. With MPI_THREAD_MULTIPLE another thread may take an id while the lock is let
+ * go during the reduction, so every member claims the chosen ids (all or none), and all confirm
+ * or else give them back and try again (coll/comm.c, mpi/intercomm.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +32,10 @@
 #include "core/state.h"
 #include "core_api.h"
 
-static uint32_t next_context = MICA_CONTEXT_FIRST_FREE;    /* under the big lock */
+/* Both under the big lock. A set bit of `used` is a window pair in use here (static zero: all
+ * free); next_context is the first id above the window never used here. */
+static uint32_t used[MICA_CONTEXT_WORDS];
+static uint32_t next_context = MICA_CONTEXT_HIGH;
 
 int mica_comm_size(mica_comm_t *comm, int *size)
 {
@@ -47,17 +65,71 @@ int *mica_comm_world_ranks(const mica_comm_t *comm)
     return w;
 }
 
-uint32_t mica_comm_context_candidate(void)
+/* --- context ids ---------------------------------------------------------------------------- */
+
+static int in_window(uint32_t ctx)
 {
-    return next_context;
+    return ctx >= MICA_CONTEXT_FIRST_FREE && ctx < MICA_CONTEXT_HIGH;
 }
 
-int mica_comm_context_claim(uint32_t ctx, uint32_t span)
+void mica_comm_context_offer(uint32_t offer[MICA_CONTEXT_OFFER], int confirm)
 {
-    if (next_context > ctx)
+    for (int w = 0; w < MICA_CONTEXT_WORDS; w++)
+        offer[w] = ~used[w];
+    offer[MICA_CONTEXT_NEXT] = next_context;
+    offer[MICA_CONTEXT_CONFIRM] = confirm != 0;
+}
+
+void mica_comm_context_combine(const uint32_t *in, uint32_t *inout)
+{
+    for (int w = 0; w < MICA_CONTEXT_WORDS; w++)
+        inout[w] &= in[w];
+    for (int w = MICA_CONTEXT_NEXT; w <= MICA_CONTEXT_CONFIRM; w++)
+        if (in[w] > inout[w])
+            inout[w] = in[w];
+}
+
+int mica_comm_context_choose(const uint32_t agreed[MICA_CONTEXT_OFFER], int n, uint32_t *ctx)
+{
+    int found = 0;
+    for (int w = 0; w < MICA_CONTEXT_WORDS && found < n; w++)
+        for (uint32_t bits = agreed[w]; bits && found < n; bits &= bits - 1)
+            ctx[found++] = MICA_CONTEXT_FIRST_FREE + 2 * (32 * (uint32_t)w + __builtin_ctz(bits));
+    if (found == n)
+        return 1;
+    /* Not n pairs free at every member: all take fresh ids above everyone's high-water mark. */
+    uint32_t next = agreed[MICA_CONTEXT_NEXT];
+    if (next > (uint32_t)INT32_MAX - 2 * (uint32_t)n)
         return 0;
-    next_context = ctx + span;
+    for (int i = 0; i < n; i++)
+        ctx[i] = next + 2 * (uint32_t)i;
     return 1;
+}
+
+int mica_comm_context_claim(const uint32_t *ctx, int n)
+{
+    uint32_t next = next_context;
+    for (int i = 0; i < n; i++) {
+        uint32_t slot = (ctx[i] - MICA_CONTEXT_FIRST_FREE) / 2;
+        if (in_window(ctx[i]) ? used[slot / 32] >> slot % 32 & 1 : ctx[i] < next_context)
+            return 0;                 /* gone to another thread meanwhile: take none */
+    }
+    for (int i = 0; i < n; i++) {
+        uint32_t slot = (ctx[i] - MICA_CONTEXT_FIRST_FREE) / 2;
+        if (in_window(ctx[i]))
+            used[slot / 32] |= 1u << slot % 32;
+        else if (ctx[i] + 2 > next)
+            next = ctx[i] + 2;
+    }
+    next_context = next;
+    return 1;
+}
+
+void mica_comm_context_release(uint32_t ctx)
+{
+    uint32_t slot = (ctx - MICA_CONTEXT_FIRST_FREE) / 2;
+    if (in_window(ctx))               /* ids above the window are never reused */
+        used[slot / 32] &= ~(1u << slot % 32);
 }
 
 int mica_comm_make(mica_comm_t *parent, uint32_t context, int size, int rank, int *world,
@@ -66,6 +138,7 @@ int mica_comm_make(mica_comm_t *parent, uint32_t context, int size, int rank, in
     mica_comm_t *c = mica_obj_new(MICA_COMM, sizeof *c);
     if (!c) {
         free(world);
+        mica_comm_context_release(context);
         return mica_error(MPI_ERR_NO_MEM, "no memory for a new communicator");
     }
     /* The same processes in the same order as MPI_COMM_WORLD: no table needed. */
@@ -119,6 +192,8 @@ int mica_comm_copy_ext(const mica_comm_t *comm, mica_comm_t *dup)
 /* A communicator's memory, once nothing refers to it (its attributes are gone). */
 void mica_comm_destroy(mica_comm_t *c)
 {
+    /* Nothing uses its ids any more: pending requests and collectives held a reference. */
+    mica_comm_context_release(c->context);
     free(c->world);
     free(c->remote_world);
     free(c->bsend);

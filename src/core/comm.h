@@ -37,12 +37,28 @@ void mica_comm_release(mica_comm_t *comm);
 /* Free a communicator's memory now (one that was never handed out, or the last release). */
 void mica_comm_destroy(mica_comm_t *comm);
 
-/* This process's next never-used context id, and taking ids [ctx, ctx + span) if none of them
- * has gone yet (1) or not (0). Lock held. The members agree on the candidate (coll/comm.h). */
-uint32_t mica_comm_context_candidate(void);
-int mica_comm_context_claim(uint32_t ctx, uint32_t span);
+/* Context ids (comm.c tells how they are chosen and reused). An offer is what a process brings
+ * to an agreement: its free window pairs (a bit each), its high-water mark, and whether it
+ * wants a confirmation round (it runs MPI_THREAD_MULTIPLE). The members combine their offers
+ * with mica_comm_context_combine (a reduction of MICA_CONTEXT_OFFER uint32s over the parent, of
+ * the whole vector at once: its words differ in kind), then each chooses from the combined offer
+ * the same n pairs (1, or 2 for an intercommunicator: 0 when out of ids) and claims them (0:
+ * another thread took one of them meanwhile; none taken). A communicator's ids go back when it
+ * is destroyed; release gives back one that no communicator got. All with the lock held. */
+#define MICA_CONTEXT_SLOTS 2048       /* reusable pairs: a 256-byte mask to reduce */
+#define MICA_CONTEXT_WORDS (MICA_CONTEXT_SLOTS / 32)
+#define MICA_CONTEXT_HIGH (MICA_CONTEXT_FIRST_FREE + 2 * MICA_CONTEXT_SLOTS)
+#define MICA_CONTEXT_NEXT MICA_CONTEXT_WORDS            /* offer[]: the high-water mark */
+#define MICA_CONTEXT_CONFIRM (MICA_CONTEXT_WORDS + 1)   /* offer[]: a confirmation round */
+#define MICA_CONTEXT_OFFER (MICA_CONTEXT_WORDS + 2)
+void mica_comm_context_offer(uint32_t offer[MICA_CONTEXT_OFFER], int confirm);
+void mica_comm_context_combine(const uint32_t *in, uint32_t *inout);
+int mica_comm_context_choose(const uint32_t agreed[MICA_CONTEXT_OFFER], int n, uint32_t *ctx);
+int mica_comm_context_claim(const uint32_t *ctx, int n);
+void mica_comm_context_release(uint32_t ctx);
 /* A new intracommunicator of `size` members (their world ranks in `world`, malloc'd: taken
- * over) in which we are `rank`, with the error handler of `parent`. */
+ * over) in which we are `rank`, with the error handler of `parent`. It takes over the claimed
+ * `context` too: given back if it fails. */
 int mica_comm_make(mica_comm_t *parent, uint32_t context, int size, int rank, int *world,
                    MPI_Comm *newcomm);
 /* The world ranks of `comm`'s members, as a new array (NULL: no memory). */

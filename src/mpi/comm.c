@@ -144,8 +144,10 @@ static int make_from_group(mica_comm_t *comm, mica_group_t *group, uint32_t ctx,
                            MPI_Comm *newcomm)
 {
     int *world = malloc((size_t)group->size * sizeof *world);
-    if (!world)
+    if (!world) {
+        mica_comm_context_release(ctx);
         return mica_error(MPI_ERR_NO_MEM, "no memory for a new communicator");
+    }
     memcpy(world, group->world, (size_t)group->size * sizeof *world);
     return mica_comm_make(comm, ctx, group->size, group->rank, world, newcomm);
 }
@@ -161,10 +163,11 @@ int mica_comm_create(mica_comm_t *comm, mica_group_t *group, MPI_Comm *newcomm)
         return rc;
     }
     uint32_t ctx;
-    rc = mica_coll_comm_agree(comm, MICA_TAG_ALLGATHER, NULL, 0, &ctx, NULL);
+    rc = mica_coll_comm_agree(comm, MICA_TAG_ALLREDUCE, &ctx);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (group->rank == MPI_UNDEFINED) {
+    if (group->rank == MPI_UNDEFINED) {   /* not a member: the id is not ours to keep */
+        mica_comm_context_release(ctx);
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
@@ -189,7 +192,7 @@ int mica_comm_create_group(mica_comm_t *comm, mica_group_t *group, int tag, MPI_
     mica_comm_t among = {.rank = group->rank, .size = group->size, .remote_size = group->size,
                          .world = group->world, .context = comm->context};
     uint32_t ctx;
-    rc = mica_coll_comm_agree(&among, mica_coll_group_tag(tag), NULL, 0, &ctx, NULL);
+    rc = mica_coll_comm_agree(&among, mica_coll_group_tag(tag), &ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     return make_from_group(comm, group, ctx, newcomm);
@@ -213,7 +216,7 @@ int mica_comm_create_from_group(mica_group_t *group, const char *stringtag, mica
                          .world = group->world, .context = mica_comm_world.context};
     uint32_t ctx;
     int tag = mica_coll_group_tag(mica_string_tag(stringtag) & ~1);
-    int rc = mica_coll_comm_agree(&among, tag, NULL, 0, &ctx, NULL);
+    int rc = mica_coll_comm_agree(&among, tag, &ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_comm_t parent = {.eo.errhandler = errhandler};    /* whose error handler it gets */

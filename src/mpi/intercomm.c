@@ -8,17 +8,18 @@
  * receiver's remote rank. It also keeps a hidden intracommunicator of its local group for the
  * local phases of its collectives (src/coll/inter.c).
  *
- * Context ids: an intercommunicator takes four, agreed by both groups: ctx and ctx + 1 for
- * itself, ctx + 2 and ctx + 3 for its hidden local communicator. Each group finds its largest
- * candidate (an allreduce), the leaders swap theirs, and the larger one is broadcast in each
- * group, so every member of both groups has the same id and none of them uses it yet. Under
- * MPI_THREAD_MULTIPLE all members then confirm, as coll/comm.c's agreement does, and try again
- * if an id went to another thread meanwhile. */
+ * Context ids (core/comm.c): an intercommunicator takes two pairs, agreed by both groups: one
+ * for itself, one for its hidden local communicator. Each group combines its members' offers
+ * (an allreduce), the leaders swap theirs, and each group combines the two, so every member of
+ * both groups chooses the same pairs, which none of them uses yet. Under MPI_THREAD_MULTIPLE
+ * all members then confirm, as coll/comm.c's agreement does, and try again if an id went to
+ * another thread meanwhile. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll/algorithms.h"
 #include "coll/coll.h"
+#include "coll/comm.h"
 #include "core/errors.h"
 #include "core/group.h"
 #include "core/progress.h"
@@ -26,7 +27,6 @@
 #include "mpi/intercomm.h"
 
 #define INTS (&mica_type_MPI_INT)
-#define INTER_SPAN 4                  /* context ids an intercommunicator takes */
 
 /* How a group reaches the other while an intercommunicator is made: the local leader (rank
  * `leader` of the group's intracommunicator `local`) talks to the remote leader, rank `peer` of
@@ -58,18 +58,20 @@ static int local_bcast(const bridge_t *b, int *buf, int n)
     return rc;
 }
 
-/* The result of `op` over one int of every member of the local group. */
-static int local_allreduce(const bridge_t *b, int mine, mica_op_t *op, int *result)
+/* buf[n] becomes the result of `op` over the n ints of every member of the local group. */
+static int local_allreduce(const bridge_t *b, int *buf, int n, mica_op_t *op)
 {
     if (!b->local_tag)
-        return mica_coll_allreduce_locked(&mine, result, 1, INTS, op, b->local);
-    int *all = malloc((size_t)b->local->size * sizeof *all);
+        return mica_coll_allreduce_tag_locked(MPI_IN_PLACE, buf, n, INTS, op, b->local,
+                                              MICA_TAG_ALLREDUCE);
+    int *all = malloc((size_t)b->local->size * n * sizeof *all);
     if (!all)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for %d ints", b->local->size);
-    int rc = mica_coll_allgather_tag_locked(&mine, 1, INTS, all, 1, INTS, b->local, b->local_tag);
+        return mica_error(MPI_ERR_NO_MEM, "no memory for %d ints", b->local->size * n);
+    int rc = mica_coll_allgather_tag_locked(buf, n, INTS, all, n, INTS, b->local, b->local_tag);
     for (int i = 1; rc == MPI_SUCCESS && i < b->local->size; i++)
-        rc = mica_op_apply(op, &all[i - 1], &all[i], 1, INTS);
-    *result = all[b->local->size - 1];
+        rc = mica_op_apply(op, all + (size_t)(i - 1) * n, all + (size_t)i * n, n, INTS);
+    if (rc == MPI_SUCCESS)
+        memcpy(buf, all + (size_t)(b->local->size - 1) * n, (size_t)n * sizeof *buf);
     free(all);
     return rc;
 }
@@ -92,35 +94,42 @@ static int swap(const bridge_t *b, const int *out, int nout, int *in, int nin)
     return rc;
 }
 
-/* The result of `op` over one int of every member of both groups. */
-static int reduce_both(const bridge_t *b, int mine, mica_op_t *op, int *result)
+/* buf[n] becomes the result of `op` over the n ints of every member of both groups (n up to
+ * a context offer's). */
+static int reduce_both(const bridge_t *b, int *buf, int n, mica_op_t *op)
 {
-    int ours, theirs;
-    int rc = local_allreduce(b, mine, op, &ours);
+    int theirs[MICA_CONTEXT_OFFER];
+    int rc = local_allreduce(b, buf, n, op);
     if (rc == MPI_SUCCESS)
-        rc = swap(b, &ours, 1, &theirs, 1);
+        rc = swap(b, buf, n, theirs, n);
     if (rc == MPI_SUCCESS)
-        rc = mica_op_apply(op, &theirs, &ours, 1, INTS);
-    *result = ours;
+        rc = mica_op_apply(op, theirs, buf, n, INTS);
     return rc;
 }
 
-/* Agree with every member of both groups on `span` context ids from *context on (lock held). */
-static int agree_both(const bridge_t *b, uint32_t span, uint32_t *context)
+/* Agree with every member of both groups on n pairs of context ids, ctx[n], and claim them
+ * (lock held). */
+static int agree_both(const bridge_t *b, int n, uint32_t *ctx)
 {
+    uint32_t offer[MICA_CONTEXT_OFFER];
     for (;;) {
-        int ctx;
-        int rc = reduce_both(b, (int)mica_comm_context_candidate(), &mica_op_MPI_MAX, &ctx);
+        mica_comm_context_offer(offer, mica_locking);
+        int rc = reduce_both(b, (int *)offer, MICA_CONTEXT_OFFER, &mica_coll_op_context);
         if (rc != MPI_SUCCESS)
             return rc;
-        if ((uint32_t)ctx > (uint32_t)INT32_MAX - span)
+        if (!mica_comm_context_choose(offer, n, ctx))
             return mica_error(MPI_ERR_INTERN, "out of communicator context ids");
-        int ok = mica_comm_context_claim((uint32_t)ctx, span), all_ok;
-        *context = (uint32_t)ctx;
-        if (!mica_locking)            /* one thread calls MPI at a time: nothing can interfere */
+        int ok = mica_comm_context_claim(ctx, n);
+        if (!offer[MICA_CONTEXT_CONFIRM])  /* no member runs threads: see coll/comm.c */
+            return ok ? MPI_SUCCESS
+                      : mica_error(MPI_ERR_INTERN, "context id %u is in use already", ctx[0]);
+        int all_ok = ok;
+        rc = reduce_both(b, &all_ok, 1, &mica_op_MPI_MIN);
+        if (rc == MPI_SUCCESS && all_ok)
             return MPI_SUCCESS;
-        rc = reduce_both(b, ok, &mica_op_MPI_MIN, &all_ok);
-        if (rc != MPI_SUCCESS || all_ok)
+        for (int i = 0; ok && i < n; i++)   /* another member lost them: give back, try again */
+            mica_comm_context_release(ctx[i]);
+        if (rc != MPI_SUCCESS)
             return rc;
     }
 }
@@ -146,6 +155,7 @@ static int *members(const mica_comm_t *comm)
 static void free_local(mica_comm_t *local)
 {
     if (local) {
+        mica_comm_context_release(local->context);
         free(local->world);
         free(local);
     }
@@ -163,10 +173,11 @@ void mica_intercomm_register(void)
     mica_comm_register_ext(&ext);
 }
 
-/* A new intercommunicator on contexts ctx..ctx + 3, in which we are `rank` of the local group
- * `world` (`size` members) and `remote` (`rsize` members) is the remote group; both arrays are
- * malloc'd and taken over (NULL: out of memory). The error handler is `parent`'s. */
-static int make_inter(mica_comm_t *parent, uint32_t ctx, int size, int rank, int *world,
+/* A new intercommunicator on the claimed context ids ctx[0] (its own) and ctx[1] (its hidden
+ * local communicator's), taken over (given back if it fails), in which we are `rank` of the
+ * local group `world` (`size` members) and `remote` (`rsize` members) is the remote group; both
+ * arrays are malloc'd and taken over (NULL: out of memory). The error handler is `parent`'s. */
+static int make_inter(mica_comm_t *parent, const uint32_t *ctx, int size, int rank, int *world,
                       int rsize, int *remote, MPI_Comm *newcomm)
 {
     mica_comm_t *local = calloc(1, sizeof *local);
@@ -176,15 +187,17 @@ static int make_inter(mica_comm_t *parent, uint32_t ctx, int size, int rank, int
         free(local_world);
         free(world);
         free(remote);
+        mica_comm_context_release(ctx[0]);
+        mica_comm_context_release(ctx[1]);
         return mica_error(MPI_ERR_NO_MEM, "no memory for a new intercommunicator");
     }
     /* Never a handle: only the collectives of its intercommunicator use it. */
     local->rank = rank;
     local->size = local->remote_size = size;
     local->world = local_world;
-    local->context = ctx + 2;
+    local->context = ctx[1];
     local->eo.errhandler = &mica_errors_return;
-    int rc = mica_comm_make(parent, ctx, size, rank, world, newcomm);
+    int rc = mica_comm_make(parent, ctx[0], size, rank, world, newcomm);
     if (rc != MPI_SUCCESS) {
         free_local(local);
         free(remote);
@@ -253,7 +266,7 @@ int mica_intercomm_create(mica_comm_t *local_comm, int local_leader, mica_comm_t
     int leader = local_comm->rank == local_leader;
     int head[2] = {MPI_SUCCESS, 0};   /* the leader's outcome, the remote group's size */
     int *remote = NULL, rc, rc_leader = MPI_SUCCESS;
-    uint32_t ctx;
+    uint32_t ctx[2];
     if (leader) {
         rc_leader = leader_exchange(local_comm, peer_comm, remote_leader, b.tag, &head[1],
                                     &remote);
@@ -271,7 +284,7 @@ int mica_intercomm_create(mica_comm_t *local_comm, int local_leader, mica_comm_t
     if (rc == MPI_SUCCESS)
         rc = mica_coll_bcast_locked(remote, head[1], INTS, local_leader, local_comm);
     if (rc == MPI_SUCCESS)
-        rc = agree_both(&b, INTER_SPAN, &ctx);
+        rc = agree_both(&b, 2, ctx);
     if (rc != MPI_SUCCESS) {
         free(remote);
         return rc;
@@ -326,8 +339,8 @@ int mica_intercomm_create_from_groups(mica_group_t *local_group, int local_leade
     bridge_t b = {.local = &among, .leader = local_leader, .comm = &mica_comm_world,
                   .peer = remote_group->world[remote_leader], .tag = mica_coll_group_tag(h | 1),
                   .local_tag = mica_coll_group_tag(h)};
-    uint32_t ctx;
-    int rc = agree_both(&b, INTER_SPAN, &ctx);
+    uint32_t ctx[2];
+    int rc = agree_both(&b, 2, ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     mica_comm_t parent = {.eo.errhandler = errhandler};    /* whose error handler it gets */
@@ -347,7 +360,7 @@ int mica_intercomm_merge(mica_comm_t *intercomm, int high, MPI_Comm *newintracom
     uint32_t ctx;
     rc = swap(&b, &ours, 1, &theirs, 1);
     if (rc == MPI_SUCCESS)
-        rc = agree_both(&b, 2, &ctx);
+        rc = agree_both(&b, 1, &ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     /* The group that said high = false comes first. When both said the same, the standard
@@ -357,9 +370,11 @@ int mica_intercomm_merge(mica_comm_t *intercomm, int high, MPI_Comm *newintracom
     int first = ours != theirs ? !ours
                                : mica_comm_world_rank(intercomm, 0) < intercomm->remote_world[0];
     int *world = malloc((size_t)(size + rsize) * sizeof *world);
-    if (!world)
+    if (!world) {
+        mica_comm_context_release(ctx);
         return mica_error(MPI_ERR_NO_MEM, "no memory for a communicator of %d processes",
                           size + rsize);
+    }
     int *mine = world + (first ? 0 : rsize), *other = world + (first ? size : 0);
     for (int i = 0; i < size; i++)
         mine[i] = mica_comm_world_rank(intercomm, i);
@@ -373,8 +388,8 @@ int mica_intercomm_merge(mica_comm_t *intercomm, int high, MPI_Comm *newintracom
 int mica_intercomm_dup(mica_comm_t *comm, MPI_Comm *newcomm)
 {
     bridge_t b = bridge_of(comm, MICA_TAG_ALLGATHER);
-    uint32_t ctx;
-    int rc = agree_both(&b, INTER_SPAN, &ctx);
+    uint32_t ctx[2];
+    int rc = agree_both(&b, 2, ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     return make_inter(comm, ctx, comm->size, comm->rank, members(comm->local), comm->remote_size,
@@ -413,7 +428,7 @@ int mica_intercomm_split(mica_comm_t *comm, int color, int key, MPI_Comm *newcom
     int *ours = malloc((size_t)size * 2 * sizeof *ours);
     int *theirs = malloc((size_t)rsize * 2 * sizeof *theirs);
     bridge_t b = bridge_of(comm, MICA_TAG_ALLGATHER);
-    uint32_t ctx;
+    uint32_t ctx[2];
     if (!ours || !theirs) {
         free(ours);
         free(theirs);
@@ -422,8 +437,9 @@ int mica_intercomm_split(mica_comm_t *comm, int color, int key, MPI_Comm *newcom
     int rc = mica_coll_allgather_locked(mine, 2, INTS, ours, 2, INTS, comm->local);
     if (rc == MPI_SUCCESS)
         rc = swap(&b, ours, 2 * size, theirs, 2 * rsize);
-    if (rc == MPI_SUCCESS)
-        rc = agree_both(&b, INTER_SPAN, &ctx);
+    int agreed = 0;
+    if (rc == MPI_SUCCESS && (rc = agree_both(&b, 2, ctx)) == MPI_SUCCESS)
+        agreed = 1;
     *newcomm = MPI_COMM_NULL;
     int n = 0, rn = 0, rank = -1, unused;
     int *world = NULL, *remote = NULL;
@@ -442,6 +458,8 @@ int mica_intercomm_split(mica_comm_t *comm, int color, int key, MPI_Comm *newcom
     if (rc != MPI_SUCCESS || color == MPI_UNDEFINED || rn == 0) {
         free(world);
         free(remote);
+        for (int i = 0; agreed && i < 2; i++)   /* in no new communicator: not ours to keep */
+            mica_comm_context_release(ctx[i]);
         return rc;
     }
     return make_inter(comm, ctx, n, rank, world, rn, remote, newcomm);

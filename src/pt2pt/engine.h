@@ -28,6 +28,10 @@ int mica_pt2pt_probe(uint32_t context, int src, int tag, MPI_Status *status);
 void *mica_pt2pt_mprobe(uint32_t context, int src, int tag, MPI_Status *status);
 void mica_pt2pt_mrecv(mica_request_t *r, void *msg);
 
+/* What a send or receive request gives back as it goes (send.c): its communicator, retained
+ * by the nonblocking and persistent forms. */
+void mica_pt2pt_request_free(mica_request_t *r);
+
 /* MPI_Bsend's copy is given back to the attached buffer when its send completes. */
 void mica_pt2pt_bsend_release(mica_request_t *r);
 int mica_pt2pt_bsend_copy(mica_request_t *r);

@@ -36,6 +36,7 @@ int mica_pt2pt_irecv(void *buf, MPI_Count count, mica_type_t *type, int source, 
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
     fill(r, buf, count, type, source, tag, comm, ctx);
     mica_type_retain(type);
+    mica_comm_retain(comm);
     start_recv(r);
     *req = r;
     return MPI_SUCCESS;
@@ -81,6 +82,7 @@ int mica_recv_init_c(void *buf, MPI_Count count, mica_type_t *datatype, int sour
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
     fill(r, buf, count, datatype, source, tag, comm, MICA_CTX_PT2PT);
     mica_type_retain(datatype);
+    mica_comm_retain(comm);
     r->persistent = 1;
     *request = (MPI_Request)r->obj.handle;
     return MPI_SUCCESS;
@@ -99,7 +101,8 @@ static int cancel(mica_request_t *r)
     return MPI_SUCCESS;
 }
 
-const mica_request_ops_t mica_pt2pt_recv_ops = {.start = start_persistent, .cancel = cancel};
+const mica_request_ops_t mica_pt2pt_recv_ops = {.start = start_persistent, .cancel = cancel,
+                                                .free = mica_pt2pt_request_free};
 
 /* --- send and receive in one call --------------------------------------------------------- */
 

@@ -57,6 +57,7 @@ int mica_pt2pt_isend(const void *buf, MPI_Count count, mica_type_t *type, int de
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
     fill(r, buf, count, type, dest, tag, comm, ctx);
     mica_type_retain(type);
+    mica_comm_retain(comm);
     r->mode = (uint8_t)mode;
     int rc = start_send(r);
     if (rc != MPI_SUCCESS) {
@@ -122,6 +123,7 @@ static int send_init(const void *buf, MPI_Count count, mica_type_t *type, int de
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
     fill(r, buf, count, type, dest, tag, comm, MICA_CTX_PT2PT);
     mica_type_retain(type);
+    mica_comm_retain(comm);
     r->mode = (uint8_t)mode;
     r->persistent = 1;
     *request = (MPI_Request)r->obj.handle;
@@ -203,9 +205,18 @@ int mica_bsend_init_c(const void *buf, MPI_Count count, mica_type_t *datatype, i
 
 /* --- pt2pt on the core's seams ------------------------------------------------------------- */
 
+/* A request keeps its communicator, hence its context id, until it goes: MPI_Comm_free lets
+ * pending operations complete, and the id must not go to a new communicator meanwhile. */
+void mica_pt2pt_request_free(mica_request_t *r)
+{
+    if (r->comm)
+        mica_comm_release(r->comm);
+}
+
 void mica_pt2pt_register(void)
 {
-    static const mica_request_ops_t send_ops = {.start = start_send};
+    static const mica_request_ops_t send_ops = {.start = start_send,
+                                                .free = mica_pt2pt_request_free};
     mica_request_set_ops(MICA_REQ_SEND, &send_ops);
     mica_request_set_ops(MICA_REQ_RECV, &mica_pt2pt_recv_ops);
     mica_progress_arm(mica_pt2pt_poll);
