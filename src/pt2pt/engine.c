@@ -1,6 +1,7 @@
 /* The point-to-point engine: matching (posted receives and unexpected messages, MPI's
  * non-overtaking order), the eager and rendezvous protocols of proto.h, and the queues of
  * packets waiting for room in the transport. Every function here runs under the big lock. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,7 @@ static struct {
     mica_request_t *posted_head, *posted_tail;
     umsg_t *unexp_head, **unexp_tail;
     size_t eager_limit, chunk;
-    int single_copy;                  /* the tunable: large contiguous messages by get */
+    MPI_Count single_copy;            /* messages from this size are read by get */
 } pt;
 
 int mica_pt2pt_init(int rank, int size)
@@ -59,6 +60,8 @@ int mica_pt2pt_init(int rank, int size)
     pt.eager_limit = mica_tunables.eager_limit;
     pt.chunk = mica_tunables.chunk;
     pt.single_copy = mica_tunables.single_copy;
+    if (pt.single_copy == 0)
+        pt.single_copy = INT64_MAX;    /* off */
     for (int w = 0; w < size; w++) {  /* one eager limit and chunk: the smallest packet wins */
         pt.peers[w].tp = mica_transport_of(w);
         size_t max = pt.peers[w].tp->payload_limit();
@@ -177,7 +180,7 @@ static void ctl_send(int world, unsigned am, uint64_t sreq, uint64_t rreq, uint6
  * the buffer itself, MPI_Bsend's copy, or a packed copy (r->scratch, made by push). */
 static const void *single_copy_region(const mica_request_t *r, const mica_transport_t *tp)
 {
-    if (!pt.single_copy || !tp->expose)
+    if (r->bytes < pt.single_copy || !tp->expose)
         return NULL;
     if (r->bsend_buf)
         return r->bsend_buf;
@@ -214,7 +217,7 @@ static int push(mica_request_t *r, int world)
         return 1;
     }
     int eager = r->bytes <= (MPI_Count)pt.eager_limit;
-    if (!eager && pt.single_copy && tp->expose && !r->type->contiguous && !r->bsend_buf &&
+    if (!eager && r->bytes >= pt.single_copy && tp->expose && !r->type->contiguous && !r->bsend_buf &&
         r->bytes <= PACKED_COPY_MAX) {  /* one packing, then no hand-off per piece */
         free(r->scratch);
         if ((r->scratch = malloc((size_t)r->bytes)))
