@@ -1,20 +1,38 @@
 # Mica: `make` builds and installs into $(PREFIX); `make check` also runs every test.
 # NO_WEAK=1 builds for toolchains without weak symbols: libpmpi.a (PMPI_ names) + libmpi.a (MPI_).
+# SANITIZE=address (AddressSanitizer + UndefinedBehaviorSanitizer) or SANITIZE=thread
+# (ThreadSanitizer) builds everything instrumented, in a build directory of its own; the
+# installed mpicc, mpicxx and mpifort add the same flags, so programs link the runtime.
 
 PREFIX ?= $(CURDIR)/install
 NO_WEAK ?= 0
+SANITIZE ?=
 CC ?= cc
 PYTHON ?= python3
 
-ifeq ($(NO_WEAK),1)
-B := build/noweak
-else
-B := build/weak
+# UBSan's reports stay recoverable so that its suppressions work (tests/sanitize/ubsan.supp);
+# tests/run.py makes the first one fatal all the same (halt_on_error=1).
+ifeq ($(SANITIZE),address)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
+SAN_DIR := asan-
+else ifeq ($(SANITIZE),thread)
+SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+SAN_DIR := tsan-
+else ifneq ($(SANITIZE),)
+$(error SANITIZE=$(SANITIZE): use address (ASan + UBSan) or thread (TSan))
 endif
 
-WARN := -Wall -Wextra -Werror
+ifeq ($(NO_WEAK),1)
+B := build/$(SAN_DIR)noweak
+else
+B := build/$(SAN_DIR)weak
+endif
+
+# Sanitizers' instrumentation misleads some warnings (-Wnonnull on paths it adds): the plain
+# build alone makes warnings errors.
+WARN := -Wall -Wextra $(if $(SANITIZE),,-Werror)
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) $(CFLAGS) \
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) $(CFLAGS) $(SAN_FLAGS) \
               -Isrc -Isrc/bindings/c -I$(B)/gen -I$(B)/gen/include
 
 FUNCTIONS := $(shell sed -n 's/^\(MPI_[A-Za-z0-9_]*\)\t.*/\1/p' api/functions.tsv)
@@ -91,20 +109,21 @@ $(B)/lib/libmpi.so: $(BIND_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	@echo "LD $@"
 	@printf '%s\n' $^ > $(B)/lib/objects.txt
-	$(CC) -shared -pthread -Wl,-soname,libmpi.so -o $@ @$(B)/lib/objects.txt
+	$(CC) -shared -pthread $(SAN_FLAGS) -Wl,-soname,libmpi.so -o $@ @$(B)/lib/objects.txt
 
 # The launcher is a program of its own: it does not link the MPI library.
 $(MPIEXEC): $(MPIEXEC_SRC) $(wildcard src/mpiexec/*.h)
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $(MPIEXEC_SRC)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_FLAGS) -o $@ $(MPIEXEC_SRC)
 
 install: $(LIBS) $(MPIEXEC)
 	@mkdir -p $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib/pkgconfig
 	install -m 755 $(MPIEXEC) $(PREFIX)/bin/
 	install -m 644 $(B)/gen/include/mpi.h $(PREFIX)/include/
 	install -m 644 $(LIBS) $(PREFIX)/lib/
-	sed 's|@PREFIX@|$(PREFIX)|g' bin/mpicc.in > $(PREFIX)/bin/mpicc && chmod +x $(PREFIX)/bin/mpicc
-	sed 's|@PREFIX@|$(PREFIX)|g' bin/mpi.pc.in > $(PREFIX)/lib/pkgconfig/mpi.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SAN_FLAGS@|$(SAN_FLAGS)|g' bin/mpicc.in > $(PREFIX)/bin/mpicc
+	chmod +x $(PREFIX)/bin/mpicc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SAN_FLAGS@|$(SAN_FLAGS)|g' bin/mpi.pc.in > $(PREFIX)/lib/pkgconfig/mpi.pc
 
 # The Fortran binding: lib/libmpi_fort.{so,a}, include/mpif.h, include/mpi.mod, bin/mpifort
 include src/bindings/fortran/fortran.mk
@@ -116,7 +135,7 @@ include src/bindings/cxx/cxx.mk
 include tools/prof/prof.mk
 
 check:
-	$(PYTHON) tests/run.py
+	$(PYTHON) tests/run.py $(if $(SANITIZE),--sanitize $(SANITIZE))
 
 # docs/STATUS.md is generated; the build never writes into the tracked tree, this does
 # (tests/abi/test_status.sh fails while the committed table is stale).

@@ -144,8 +144,10 @@ def checks(f, eo):
         cond += insignificant(f, p)
         out.append('    if (MICA_UNLIKELY(%s))\n' % cond)
         out.append(fail % 'mica_bad_handle(MICA_%s, %s, "%s")' % (kind.upper(), p.name, p.name))
-        if p is eo:
+        if p is eo and cond == '!%s_' % p.name:
             out.append('    eo_ = mica_errobj(%s_);\n' % p.name)
+        elif p is eo:                   # the null handle keeps the initial error object
+            out.append('    if (%s_)\n        eo_ = mica_errobj(%s_);\n' % (p.name, p.name))
     for p in f.params:
         if p.name == '...' or p.handle:
             continue

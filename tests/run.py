@@ -11,10 +11,17 @@ Kinds of tests, found by name:
                Mica was built without a C++ compiler (no bin/mpicxx).
   test_*.sh    a script run with bash; test_*.py a script run with python3.
                Exit 0 passes, 77 skips, anything else fails.
-Scripts get MICA_PREFIX (the default build's install), MICA_NOWEAK_PREFIX (the build without
-weak symbols), MICA_ROOT (the checkout) and MICA_TMP (a fresh directory of their own).
+Scripts get MICA_PREFIX (the default build's install), MICA_BUILD (its build directory),
+MICA_NOWEAK_PREFIX (the build without weak symbols), MICA_ROOT (the checkout) and MICA_TMP
+(a fresh directory of their own).
 
   tests/run.py [-j N] [-k SUBSTRING]   run the tests whose path contains SUBSTRING
+  tests/run.py --sanitize address      every test on the ASan + UBSan build (build/asan-weak);
+                                       a sanitizer's report fails the test
+  tests/run.py --sanitize thread       the threaded tests (their file names MPI_THREAD_MULTIPLE)
+                                       on the TSan build (build/tsan-weak)
+Sanitized programs are slower: the time limit is 4 times longer. Scripts that link libmpi.a
+with the system's cc (c++, gfortran) find, first in PATH, one that adds the sanitizer's flags.
 """
 import argparse
 import concurrent.futures
@@ -28,6 +35,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT = 90
+SANITIZE = ''
 
 
 def build(prefix, *args):
@@ -48,6 +56,12 @@ def discover(pattern):
                 if pattern in os.path.relpath(path, ROOT):
                     found.append(path)
     return sorted(found)
+
+
+def threaded(path):
+    """A threaded test: its file names MPI_THREAD_MULTIPLE (what SANITIZE=thread runs)."""
+    with open(path, errors='replace') as f:
+        return 'MPI_THREAD_MULTIPLE' in f.read()
 
 
 def process_counts(path):
@@ -82,9 +96,45 @@ def cases(path):
 
 def env_for(tmp):
     env = dict(os.environ)
-    env.update(MICA_PREFIX=PREFIX, MICA_NOWEAK_PREFIX=NOWEAK_PREFIX, MICA_ROOT=ROOT, MICA_TMP=tmp)
+    env.update(MICA_PREFIX=PREFIX, MICA_BUILD=BUILD, MICA_NOWEAK_PREFIX=NOWEAK_PREFIX,
+               MICA_ROOT=ROOT, MICA_TMP=tmp)
     env['PATH'] = os.path.join(PREFIX, 'bin') + os.pathsep + env['PATH']
+    if SANITIZE:
+        env['PATH'] = os.path.join(BUILD, 'sancc') + os.pathsep + env['PATH']
+        env.update(sanitizer_env())
     return env
+
+
+def sanitizer_env():
+    """The sanitizers' options: a report fails the program (exit status 1 or abort)."""
+    supp = os.path.join(ROOT, 'tests', 'sanitize')
+    # verify_asan_link_order=0: tests preload tools (LD_PRELOAD) before the ASan runtime, which
+    # the program itself links; the runtime is still loaded at start-up, so that is sound.
+    # allocator_may_return_null=1: tests ask for impossible sizes and expect MPI_ERR_NO_MEM.
+    # The mica-prof tests run on Mica only: the other MPIs' programs are not under test here.
+    return {
+        'ASAN_OPTIONS': 'detect_leaks=1:verify_asan_link_order=0:allocator_may_return_null=1',
+        'MICA_PROF_TEST_MPIS': os.environ.get('MICA_PROF_TEST_MPIS', 'mica'),
+        'LSAN_OPTIONS': 'suppressions=' + os.path.join(supp, 'lsan.supp'),
+        'UBSAN_OPTIONS': 'print_stacktrace=1:halt_on_error=1:suppressions='
+                         + os.path.join(supp, 'ubsan.supp'),
+        'TSAN_OPTIONS': 'halt_on_error=1:second_deadlock_stack=1:suppressions='
+                        + os.path.join(supp, 'tsan.supp'),
+    }
+
+
+def sanitizer_cc():
+    """The compilers, first in the scripts' PATH, adding the flags the installed mpicc adds."""
+    with open(os.path.join(PREFIX, 'bin', 'mpicc')) as f:
+        flags = re.search(r'^san="(.*)"$', f.read(), re.M).group(1)
+    d = os.path.join(BUILD, 'sancc')
+    os.makedirs(d, exist_ok=True)
+    for name in ('cc', 'gcc', 'c++', 'g++', 'gfortran'):
+        real = shutil.which(name)
+        if real:
+            with open(os.path.join(d, name), 'w') as f:
+                f.write('#!/bin/sh\nexec %s %s "$@"\n' % (real, flags))
+            os.chmod(os.path.join(d, name), 0o755)
 
 
 def run_program(path, np, tmp):
@@ -124,17 +174,27 @@ def one(name, fn):
 
 
 def main():
-    global PREFIX, NOWEAK_PREFIX
+    global PREFIX, NOWEAK_PREFIX, BUILD, SANITIZE, TIMEOUT
     ap = argparse.ArgumentParser()
     ap.add_argument('-j', type=int, default=os.cpu_count() or 2)
     ap.add_argument('-k', default='')
-    ap.add_argument('--prefix', default=os.path.join(ROOT, 'install'))
+    ap.add_argument('--prefix')
+    ap.add_argument('--sanitize', choices=['address', 'thread'], default='')
     args = ap.parse_args()
-    PREFIX = os.path.abspath(args.prefix)
+    SANITIZE = args.sanitize
+    san = {'address': 'asan-', 'thread': 'tsan-'}.get(SANITIZE, '')
+    BUILD = os.path.join(ROOT, 'build', san + 'weak')
+    default_prefix = os.path.join(BUILD, 'install') if SANITIZE else os.path.join(ROOT, 'install')
+    PREFIX = os.path.abspath(args.prefix or default_prefix)
+    # The build without weak symbols, which a few scripts link, stays uninstrumented: the same
+    # sources as the default build, and half the time of a sanitizer run.
     NOWEAK_PREFIX = os.path.join(ROOT, 'build', 'noweak', 'install')
-    build(PREFIX)
+    build(PREFIX, *(['SANITIZE=' + SANITIZE] if SANITIZE else []))
     build(NOWEAK_PREFIX, 'NO_WEAK=1')
-    todo = [c for p in discover(args.k) for c in cases(p)]
+    if SANITIZE:
+        TIMEOUT *= 4
+        sanitizer_cc()
+    todo = [c for p in discover(args.k) if SANITIZE != 'thread' or threaded(p) for c in cases(p)]
     counts = {'pass': 0, 'fail': 0, 'skip': 0}
     with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
         for name, status, out, secs in pool.map(lambda c: one(*c), todo):

@@ -245,7 +245,7 @@ static void *remember(mica_sched_t *s, void *mem)
         int cap = s->capmem ? 2 * s->capmem : 8;
         void **n = s->mem == s->own_mem ? malloc((size_t)cap * sizeof *n)
                                         : realloc(s->mem, (size_t)cap * sizeof *n);
-        if (n && s->mem == s->own_mem)
+        if (n && s->mem == s->own_mem && s->nmem)   /* a new recorded schedule has mem NULL */
             memcpy(n, s->mem, (size_t)s->nmem * sizeof *n);
         if (!n) {
             free(mem);

@@ -35,16 +35,23 @@ extern mica_obj_t *mica_predefined[MICA_PREDEFINED_MAX];
 extern const void *const mica_null_handle[MICA_KINDS];
 extern struct mica_arena { uintptr_t base, top; } mica_arena;
 
+/* Other threads carve objects meanwhile: the bounds' loads pair with object.c's releases (on x86
+ * they are plain loads all the same). The tag needs none: a thread holding a handle has seen
+ * its object made. */
 static inline void *mica_lookup(const void *handle, unsigned kind)
 {
     uintptr_t h = (uintptr_t)handle;
     mica_obj_t *o;
-    if (h < MICA_PREDEFINED_MAX)
+    if (h < MICA_PREDEFINED_MAX) {
         o = mica_predefined[h];
-    else if (h - mica_arena.base < mica_arena.top - mica_arena.base && !(h & (MICA_SLOT_ALIGN - 1)))
-        o = (mica_obj_t *)h;
-    else
-        return NULL;
+    } else {
+        uintptr_t base = __atomic_load_n(&mica_arena.base, __ATOMIC_ACQUIRE);
+        if (h - base < __atomic_load_n(&mica_arena.top, __ATOMIC_ACQUIRE) - base &&
+            !(h & (MICA_SLOT_ALIGN - 1)))
+            o = (mica_obj_t *)h;
+        else
+            return NULL;
+    }
     return o && o->tag == (MICA_TAG | kind) ? o : NULL;
 }
 

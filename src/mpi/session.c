@@ -63,6 +63,10 @@ int mica_session_init(mica_info_t *info, mica_errhandler_t *errhandler, MPI_Sess
      * MPI_THREAD_MULTIPLE turns it on for the process (it never goes off again). */
     if (level == MPI_THREAD_MULTIPLE)
         mica_locking = 1;
+    /* The binding lets the lock go on return whenever locking is on: take it if it was off on
+     * the way in (turned on by this call, or by another thread's meanwhile). */
+    if (mica_locking && !mica_lock_held)
+        mica_lock();
     *session = (MPI_Session)s->eo.obj.handle;
     return MPI_SUCCESS;
 }

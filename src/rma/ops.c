@@ -102,7 +102,8 @@ static void unlock_request(mica_rma_win_t *win, int origin)
         grant(win, win->waiters[n].rank, win->waiters[n].type);
         n++;
     }
-    memmove(win->waiters, win->waiters + n, (win->nwaiters - n) * sizeof *win->waiters);
+    if (n)                            /* waiters is NULL until a lock had to wait */
+        memmove(win->waiters, win->waiters + n, (win->nwaiters - n) * sizeof *win->waiters);
     win->nwaiters -= n;
 }
 

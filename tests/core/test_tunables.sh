@@ -4,7 +4,7 @@
 set -u
 cd "$MICA_TMP"
 table=$MICA_ROOT/src/core/tunables.tsv
-mpicc -Wall -Werror -I"$MICA_ROOT/build/weak/gen" -c "$MICA_ROOT/tests/core/tunables.c" &&
+mpicc -Wall -Werror -I"${MICA_BUILD:-$MICA_ROOT/build/weak}/gen" -c "$MICA_ROOT/tests/core/tunables.c" &&
     cc -o tunables tunables.o "$MICA_PREFIX/lib/libmpi.a" -pthread || exit 1
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }

@@ -68,6 +68,7 @@ program alltoallw
       call fail('neighbor_alltoallw: values')
   call mpi_comm_free(ring, ierr)
   call mpi_type_free(pair, ierr)
+  deallocate(sbuf, rbuf, scounts, sdispls, stypes, rcounts, rdispls, rtypes)
   call mpi_finalize(ierr)
   if (fails /= 0) stop 1
 contains

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../profiling/lib.sh"
 P=$MICA_PREFIX
 [ -x "$P/bin/mpifort" ] || { echo "SKIP: no mpifort (built without a Fortran compiler)"; exit 77; }
-MK=$MICA_ROOT/build/weak/gen/fortran/files.mk
+MK=${MICA_BUILD:-$MICA_ROOT/build/weak}/gen/fortran/files.mk
 need_file "$P/lib/libmpi_fort.so" "$P/lib/libmpi_fort.a" "$MK"
 sed -n 's/^FORT_FUNCS := //p' "$MK" | tr ' ' '\n' | grep . > "$MICA_TMP/funcs"
 n=$(wc -l < "$MICA_TMP/funcs")

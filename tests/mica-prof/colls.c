@@ -82,6 +82,8 @@ int main(int argc, char **argv)
     }
     CHECK(MPI_Request_free(&rq));
 #endif
+    free(a), free(b), free(c), free(d), free(cnt), free(dsp), free(one), free(two), free(seq);
+    free(bd), free(sh);
     CHECK(MPI_Finalize());
     return 0;
 }

@@ -67,6 +67,7 @@ int main(int argc, char **argv)
             CHECK(MPI_Recv(big, 1 << 28, MPI_DOUBLE, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         free(big);
     }
+    free(d), free(e), free(g), free(a2), free(b2), free(counts), free(displs), free(cv);
     CHECK(MPI_Finalize());
     return 0;
 }

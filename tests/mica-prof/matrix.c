@@ -24,6 +24,7 @@ int main(int argc, char **argv)
     /* pairs exchange 8 bytes on MPI_COMM_WORLD */
     MPI_Sendrecv(buf, 8, MPI_BYTE, rank ^ 1, 1, rb, 8, MPI_BYTE, rank ^ 1, 1, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
+    free(buf), free(rb);
     MPI_Finalize();
     return 0;
 }

@@ -8,7 +8,7 @@
 #    of the same floor or a lower one (nm); a generated object (obj/gen/DIR) is of DIR's floor. Static inline functions are covered by the includes.
 # Each violation is printed as: file -> symbol (defined in file).
 . "$(dirname "$0")/lib.sh"
-OBJ=$MICA_ROOT/build/weak/obj
+OBJ=${MICA_BUILD:-$MICA_ROOT/build/weak}/obj
 [ -d "$OBJ/core" ] || { echo "skip: $OBJ not built"; exit 77; }
 
 floors='runtime=0 core=1 transport=2 pt2pt=3 coll=4 topo=5 rma=5 io=5 mpi=6 bindings=7'

@@ -12,7 +12,7 @@ PROF_GEN_SRC := $(PROF_B)/gen/mp_names.c $(PROF_B)/gen/mp_fwrappers.c \
 PROF_SRC := $(wildcard tools/prof/*.c)
 PROF_OBJ := $(PROF_SRC:tools/prof/%.c=$(PROF_B)/obj/%.o) \
             $(PROF_GEN_SRC:$(PROF_B)/gen/%.c=$(PROF_B)/obj/%.o)
-PROF_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) $(CFLAGS) \
+PROF_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) $(CFLAGS) $(SAN_FLAGS) \
                -I$(B)/gen/include -Itools/prof -I$(PROF_B)/gen
 
 .PHONY: prof-install prof-all
@@ -40,7 +40,7 @@ $(PROF_B)/obj/%.o: $(PROF_B)/gen/%.c | $(PROF_GEN)
 
 $(PROF_B)/libmicaprof.so: $(PROF_OBJ)
 	@echo "LD $@"
-	@$(CC) -shared -pthread -o $@ $(PROF_OBJ) -ldl
+	@$(CC) -shared -pthread $(SAN_FLAGS) -o $@ $(PROF_OBJ) -ldl
 $(PROF_B)/libmicaprof.a: $(PROF_OBJ)
 	@rm -f $@
 	@echo "AR $@"

@@ -83,12 +83,18 @@ mp_thread *mp_enter_slow(mp_thread *t)
 }
 
 
+/* The stack above the wrapper, whose frame is found by the return address into it rather than
+ * counted: a backtrace interceptor (AddressSanitizer's) adds a frame of its own. */
 __attribute__((noinline)) void mp_backtrace(mp_thread *t)
 {
-    void *buf[MP_MAXDEPTH + 2];
-    int n = backtrace(buf, mp_depth + 2);
+    void *buf[MP_MAXDEPTH + 4];
+    uintptr_t ra = (uintptr_t)__builtin_return_address(0);
+    int n = backtrace(buf, mp_depth + 4), k = 0;
+    while (k < n && (uintptr_t)buf[k] != ra)
+        k++;
+    k = k < n ? k + 1 : 2;
     for (int i = 0; i < mp_depth; i++)
-        t->pcs[i] = i + 2 < n ? (uintptr_t)buf[i + 2] : 0;
+        t->pcs[i] = k + i < n ? (uintptr_t)buf[k + i] : 0;
 }
 
 /* The stack from the frame that returns to ra (found in the unwound stack, so that it does

@@ -14,7 +14,7 @@ $(CXX_MK): $(GEN)
 	@touch $@
 
 CXX_DIR := src/bindings/cxx
-CXX_FLAGS := -std=c++14 -fPIC -pthread $(WARN) $(CFLAGS) -I$(CXX_DIR) -I$(B)/gen/cxx \
+CXX_FLAGS := -std=c++14 -fPIC -pthread $(WARN) $(CFLAGS) $(SAN_FLAGS) -I$(CXX_DIR) -I$(B)/gen/cxx \
              -I$(B)/gen/include
 # The PMPI:: layer and the predefined objects; then each MPI:: member function on its own.
 CXX_PMPI_OBJ := $(patsubst $(CXX_DIR)/%.cc,$(B)/obj/cxx/%.o,$(wildcard $(CXX_DIR)/pmpi_*.cc)) \
@@ -42,7 +42,7 @@ $(B)/lib/libmpi_cxx.a: $(CXX_OBJ)
 $(B)/lib/libmpi_cxx.so: $(CXX_OBJ) $(B)/lib/libmpi.so
 	@echo "LD $@"
 	@printf '%s\n' $(CXX_OBJ) > $(B)/lib/cxx-objects.txt
-	@$(CXX) -shared -pthread -Wl,-soname,libmpi_cxx.so -o $@ @$(B)/lib/cxx-objects.txt \
+	@$(CXX) -shared -pthread $(SAN_FLAGS) -Wl,-soname,libmpi_cxx.so -o $@ @$(B)/lib/cxx-objects.txt \
 	    -L$(B)/lib -Wl,-rpath,'$$ORIGIN' -lmpi
 
 cxx-install: $(CXX_LIBS)
@@ -50,7 +50,7 @@ cxx-install: $(CXX_LIBS)
 	install -m 644 $(B)/gen/cxx/mpicxx.h $(PREFIX)/include/
 	install -m 644 $(CXX_LIBS) $(PREFIX)/lib/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@CXX@|$(CXX)|g' -e 's|@PMPI@|$(CXX_PMPI)|g' \
-	    bin/mpicxx.in > $(PREFIX)/bin/mpicxx
+	    -e 's|@SAN_FLAGS@|$(SAN_FLAGS)|g' bin/mpicxx.in > $(PREFIX)/bin/mpicxx
 	chmod +x $(PREFIX)/bin/mpicxx
 else
 cxx-install:

@@ -15,7 +15,7 @@ $(FORT_MK): $(GEN)
 FORT_DIR := src/bindings/fortran
 FORT_CFLAGS := $(ALL_CFLAGS) -I$(FORT_DIR) -Wno-unused-parameter \
                $(if $(filter 1,$(NO_WEAK)),-DMICA_NO_WEAK)
-FORT_FFLAGS := -O2 -g -fPIC
+FORT_FFLAGS := -O2 -g -fPIC $(SAN_FLAGS)
 # gfortran 10 and later reject one routine called with buffers of different types in one file
 # unless told otherwise; mpif.h declares no interfaces, so every choice buffer passes.
 FORT_USER_FLAGS := $(shell $(FC) -fallow-argument-mismatch -fsyntax-only -x f95 /dev/null \
@@ -53,7 +53,7 @@ $(B)/lib/libmpi_fort.a: $(FORT_OBJ)
 $(B)/lib/libmpi_fort.so: $(FORT_OBJ) $(B)/lib/libmpi.so
 	@echo "LD $@"
 	@printf '%s\n' $(FORT_OBJ) > $(B)/lib/fortran-objects.txt
-	@$(CC) -shared -pthread -Wl,-soname,libmpi_fort.so -o $@ @$(B)/lib/fortran-objects.txt \
+	@$(CC) -shared -pthread $(SAN_FLAGS) -Wl,-soname,libmpi_fort.so -o $@ @$(B)/lib/fortran-objects.txt \
 	    -L$(B)/lib -Wl,-rpath,'$$ORIGIN' -lmpi
 
 fortran-install: $(FORT_LIBS) $(B)/mod/mpi.mod
@@ -61,7 +61,7 @@ fortran-install: $(FORT_LIBS) $(B)/mod/mpi.mod
 	install -m 644 $(B)/gen/fortran/mpif.h $(B)/mod/mpi.mod $(PREFIX)/include/
 	install -m 644 $(FORT_LIBS) $(PREFIX)/lib/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@FC@|$(FC)|g' -e 's|@FFLAGS@|$(FORT_USER_FLAGS)|g' \
-	    -e 's|@PMPI@|$(FORT_PMPI)|g' bin/mpifort.in > $(PREFIX)/bin/mpifort
+	    -e 's|@PMPI@|$(FORT_PMPI)|g' -e 's|@SAN_FLAGS@|$(SAN_FLAGS)|g' bin/mpifort.in > $(PREFIX)/bin/mpifort
 	chmod +x $(PREFIX)/bin/mpifort
 else
 fortran-install:
