@@ -107,6 +107,8 @@ static void finish(mica_request_t *r)
 
 static void finish_send(mica_request_t *r)
 {
+    free(r->scratch);                 /* a packed copy the receiver read (blocking sends' */
+    r->scratch = NULL;                /* requests live on the stack: release never sees them) */
     r->status.MPI_ERROR = MPI_SUCCESS;
     if (r->bsend_buf)
         mica_pt2pt_bsend_release(r);

@@ -1,6 +1,7 @@
 /* The valid objects and values test_bad_arg.py's generated program calls functions with, and
  * the invalid ones it puts in their place one at a time. Every object made here gets a handler
  * that records which object raised an error, and returns. */
+#include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>

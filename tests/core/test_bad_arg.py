@@ -347,7 +347,10 @@ def invalids(f, p):
         out.append(('rank >= size', 'V = 1', cls))
     elif p.kind == 'TAG':
         out.append(('negative tag', 'V = -7', 'MPI_ERR_TAG'))
-        out.append(('tag > MPI_TAG_UB', 'V = tag_ub + 1', 'MPI_ERR_TAG'))
+        # No int is above an upper bound of INT_MAX (tag_ub + 1 would overflow): the most
+        # negative one then, which is no wildcard either.
+        out.append(('tag > MPI_TAG_UB', 'V = tag_ub < INT_MAX ? tag_ub + 1 : INT_MIN',
+                    'MPI_ERR_TAG'))
     elif p.kind == 'RMA_DISPLACEMENT_NNI':
         out.append(('negative displacement', 'V = -1', 'MPI_ERR_DISP'))
     elif p.kind.endswith('_NNI') or p.kind in ('NUM_DIMS', 'COMM_SIZE', 'DEGREE', 'OFFSET',
