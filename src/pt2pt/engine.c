@@ -219,9 +219,10 @@ static int push(mica_request_t *r, int world)
         return 1;
     }
     int eager = r->bytes <= (MPI_Count)pt.eager_limit;
-    if (!eager && r->bytes >= pt.single_copy && tp->expose && !r->type->contiguous && !r->bsend_buf &&
-        r->bytes <= PACKED_COPY_MAX) {  /* one packing, then no hand-off per piece */
-        free(r->scratch);
+    if (!eager && r->bytes >= pt.single_copy && tp->expose && !r->type->contiguous &&
+        !r->bsend_buf && !r->scratch && r->bytes <= PACKED_COPY_MAX) {
+        /* One packing, then no hand-off per piece; kept while the ring is full and push is
+         * tried again, freed when the send completes. */
         if ((r->scratch = malloc((size_t)r->bytes)))
             mica_type_pack(r->buf, r->count, r->type, 0, r->scratch, r->bytes);
     }
