@@ -282,6 +282,11 @@ def run_suite(args, bdir, dirs):
     log("%d entries, %d at a time" % (len(tests), args.jobs))
     rows = [None] * len(tests)
     done = 0
+    header = "dir\tname\tnp\targs\tstatus\tseconds\txfail\n"
+    # rows go to OUT as they finish, so a run cut short still leaves a
+    # usable (partial) file; at the end OUT is rewritten in testlist order
+    part = open(args.out, "w")
+    part.write(header)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
         futs = {ex.submit(run_one, t, bdir, mpiexec, args, logdir, i): i
                 for i, t in enumerate(tests)}
@@ -290,10 +295,13 @@ def run_suite(args, bdir, dirs):
             rows[i] = f.result()
             done += 1
             r = rows[i]
+            part.write("\t".join(r) + "\n")
+            part.flush()
             log("[%d/%d] %-8s %5ss %s/%s %s %s" % (done, len(tests), r[4], r[5],
                                                   r[0], r[1], r[2], r[3]))
+    part.close()
     with open(args.out, "w") as f:
-        f.write("dir\tname\tnp\targs\tstatus\tseconds\txfail\n")
+        f.write(header)
         for r in rows:
             f.write("\t".join(r) + "\n")
     counts = {}
@@ -335,6 +343,8 @@ def pct(m, n):
 def compare(a_fn, b_fn):
     """a = the implementation under test (Mica), b = the reference (MPICH)."""
     a, b = read_results(a_fn), read_results(b_fn)
+    na = os.path.splitext(os.path.basename(a_fn))[0]
+    nb = os.path.splitext(os.path.basename(b_fn))[0]
     groups = {}
 
     def add(g, k, ok):
@@ -361,10 +371,14 @@ def compare(a_fn, b_fn):
             failing.setdefault(key[0], []).append(
                 (key, ra["status"] if ra else "not run", ra["seconds"] if ra else ""))
     n, m = groups.get("all", {}).get("all", (0, 0))
-    print("Of the %d entries %s passes, %s passes %d (%s)."
-          % (n, b_fn, a_fn, m, pct(m, n)))
-    print("(%d entries in %s, %d in %s; %d pass in %s but not in %s)"
-          % (len(a), a_fn, len(b), b_fn, only_a, a_fn, b_fn))
+    print("Of the %d entries %s passes, %s passes %d (%s)." % (n, nb, na, m, pct(m, n)))
+    for name, res in ((na, a), (nb, b)):
+        counts = {}
+        for r in res.values():
+            counts[r["status"]] = counts.get(r["status"], 0) + 1
+        print("  %s: %d entries: %s" % (name, len(res), ", ".join(
+            "%s %d" % kv for kv in sorted(counts.items()))))
+    print("  %d entries pass in %s and not in %s" % (only_a, na, nb))
     print("\nBy language:")
     for k, (n, m) in sorted(groups.get("lang", {}).items()):
         print("  %-10s %4d / %4d  %s" % (k, m, n, pct(m, n)))
@@ -372,10 +386,10 @@ def compare(a_fn, b_fn):
     for k, (n, m) in sorted(groups.get("dir", {}).items()):
         print("  %-20s %4d / %4d  %s" % (k, m, n, pct(m, n)))
     if xfail_rows:
-        print("\nxfail entries (not counted above): reference / tested")
+        print("\nxfail entries (not counted above): %s / %s" % (nb, na))
         for key, sb, sa in xfail_rows:
             print("  %s/%s %s %s: %s / %s" % (key[0], key[1], key[2], key[3], sb, sa))
-    print("\nEntries %s passes and %s does not:" % (b_fn, a_fn))
+    print("\nEntries %s passes and %s does not (%s's status):" % (nb, na, na))
     for d in sorted(failing):
         print("  %s:" % d)
         for key, st, secs in failing[d]:
