@@ -199,7 +199,7 @@ def judge(output, rc, result_test):
     if rt in ("TestNormal", "TestAllowWarnings"):
         bad = (not noerr and not skipped) or stray or \
             (warn and rt == "TestNormal") or rc != 0
-        if not bad and skipped and not noerr:
+        if not bad and skipped:
             return "test-skipped"
         return "fail" if bad else "pass"
     if rt == "TestStatus" or rt == "TestErrFatal":
