@@ -84,8 +84,12 @@ def prepared_source(args):
     if os.path.exists(dst):
         shutil.rmtree(dst)
     shutil.copytree(tm, dst, symlinks=True)
-    # autogen.sh looks for ../../maint/version.m4 and ../../confdb
+    # autogen.sh copies ../../maint/version.m4 and ../../confdb (into
+    # dtpools/confdb) unless they are there already
     shutil.copy(os.path.join(src, "maint", "version.m4"), dst)
+    if not os.path.exists(os.path.join(dst, "dtpools", "confdb")):
+        shutil.copytree(os.path.join(src, "confdb"),
+                        os.path.join(dst, "dtpools", "confdb"), symlinks=True)
     env = dict(os.environ, MPICH_CONFDB=os.path.join(src, "confdb"))
     if run(["./autogen.sh"], dst, os.path.join(args.work, "autogen.log"), env):
         sys.exit("autogen.sh failed: see %s/autogen.log" % args.work)
