@@ -358,6 +358,7 @@ def compare(a_fn, b_fn):
     failing = {}
     xfail_rows = []
     only_a = 0
+    better = []
     for key, rb in sorted(b.items()):
         ra = a.get(key)
         if rb.get("xfail"):
@@ -366,6 +367,7 @@ def compare(a_fn, b_fn):
         if rb["status"] != "pass":
             if ra and ra["status"] == "pass":
                 only_a += 1
+                better.append((key, rb["status"]))
             continue
         ok = ra is not None and ra["status"] == "pass"
         add("all", "all", ok)
@@ -393,6 +395,11 @@ def compare(a_fn, b_fn):
         print("\nxfail entries (not counted above): %s / %s" % (nb, na))
         for key, sb, sa in xfail_rows:
             print("  %s/%s %s %s: %s / %s" % (key[0], key[1], key[2], key[3], sb, sa))
+    if better:
+        print("\nEntries %s passes and %s does not (%s's status):" % (na, nb, nb))
+        for key, st in better:
+            extra = (" " + key[3]) if key[3] else ""
+            print("    %-13s %s/%s %s%s" % (st, key[0], key[1], key[2], extra))
     print("\nEntries %s passes and %s does not (%s's status):" % (nb, na, na))
     for d in sorted(failing):
         print("  %s:" % d)
