@@ -178,15 +178,21 @@ static void ctl_send(int world, unsigned am, uint64_t sreq, uint64_t rreq, uint6
  * the receiver then reads (beyond it, the packets carry the message). */
 #define PACKED_COPY_MAX ((MPI_Count)64 << 20)
 
-/* The contiguous bytes a large send may expose for the receiver to read (proto.h), or NULL:
- * the buffer itself, MPI_Bsend's copy, or a packed copy (r->scratch, made by push). */
-static const void *single_copy_region(const mica_request_t *r, const mica_transport_t *tp)
+/* The contiguous bytes a large send exposes for the receiver to read (proto.h), or NULL: the
+ * buffer itself, MPI_Bsend's copy, or a copy of a non-contiguous buffer packed at the first
+ * call (r->scratch: one packing, then no hand-off per piece; it stays while push is tried again
+ * on a full ring, and goes when the send completes). */
+static const void *single_copy_region(mica_request_t *r, const mica_transport_t *tp)
 {
     if (r->bytes < pt.single_copy || !tp->expose)
         return NULL;
     if (r->bsend_buf)
         return r->bsend_buf;
-    return r->type->contiguous ? (const char *)r->buf + r->type->true_lb : r->scratch;
+    if (r->type->contiguous)
+        return (const char *)r->buf + r->type->true_lb;
+    if (!r->scratch && r->bytes <= PACKED_COPY_MAX && (r->scratch = malloc((size_t)r->bytes)))
+        mica_type_pack(r->buf, r->count, r->type, 0, r->scratch, r->bytes);
+    return r->scratch;
 }
 
 /* The receiver will not read r's buffer any more (it answered ACK or CTS). */
@@ -219,13 +225,6 @@ static int push(mica_request_t *r, int world)
         return 1;
     }
     int eager = r->bytes <= (MPI_Count)pt.eager_limit;
-    if (!eager && r->bytes >= pt.single_copy && tp->expose && !r->type->contiguous &&
-        !r->bsend_buf && !r->scratch && r->bytes <= PACKED_COPY_MAX) {
-        /* One packing, then no hand-off per piece; kept while the ring is full and push is
-         * tried again, freed when the send completes. */
-        if ((r->scratch = malloc((size_t)r->bytes)))
-            mica_type_pack(r->buf, r->count, r->type, 0, r->scratch, r->bytes);
-    }
     const void *region = eager ? NULL : single_copy_region(r, tp);
     mica_transport_key_t key;
     if (region && tp->expose(region, (size_t)r->bytes, &key))
