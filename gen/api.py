@@ -47,8 +47,14 @@ class Param:
 
 
 class Function:
-    def __init__(self, name, ret, params, kinds, since, origin, note):
+    def __init__(self, name, ret, params, kinds, since, origin, note, f08='-'):
         self.name, self.ret, self.since, self.set, self.note = name, ret, since, origin, note
+        # The mpi_f08 facts (tools/derive-api.py): has a binding, ASYNCHRONOUS and INTENT-less
+        # parameters.
+        facts = f08.split() if f08 != '-' else []
+        self.f08 = 'nof08' not in facts
+        self.asynchronous = {t[6:] for t in facts if t.startswith('async:')}
+        self.nointent = {t[9:] for t in facts if t.startswith('nointent:')}
         decls = [] if params == 'void' else [p.strip() for p in params.split(',')]
         kinds = kinds.split() if kinds != '-' else []
         self.params = [Param(d, k) for d, k in zip(decls, kinds)]

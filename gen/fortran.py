@@ -125,24 +125,52 @@ def array_length(f):
     return None
 
 
+# Counts that go with the buffer before them and the datatype after them.
+COUNT_KINDS = ('POLYXFER_NUM_ELEM', 'POLYXFER_NUM_ELEM_NNI', 'XFER_NUM_ELEM', 'XFER_NUM_ELEM_NNI',
+               'POLYDTYPE_NUM_ELEM', 'POLYDTYPE_NUM_ELEM_NNI')
+# The ASYNCHRONOUS buffers of which only the address counts.
+ADDRESS_ONLY = ('MPI_Get_address', 'MPI_F_sync_reg')
+
+
+def own_type(f, p):
+    """The (count, datatype) parameters that describe buffer p alone, or None: the two right
+    after it, unless it shares them with the buffer before it (MPI_Reduce's sendbuf)."""
+    i = f.params.index(p)
+    ps = f.params
+    if i + 2 >= len(ps) or (i > 0 and ps[i - 1].kind == 'BUFFER'):
+        return None
+    count, dtype = ps[i + 1], ps[i + 2]
+    if count.kind in COUNT_KINDS and not count.array and not count.pointer and \
+            dtype.kind == 'DATATYPE' and not dtype.array and not dtype.pointer:
+        return count.name, dtype.name
+    return None
+
+
 class Conv:
     """One function's conversion: the Fortran entry's parameters, the C call's arguments, and
-    the statements around the call."""
+    the statements around the call. scheme: 'f77' (mpif.h, `use mpi`), 'f08' (mpi_f08, no
+    choice buffer) or 'f08ts' (mpi_f08, BIND(C): choice buffers and strings as descriptors)."""
 
-    def __init__(self, f):
-        self.f = f
+    def __init__(self, f, scheme='f77'):
+        self.f, self.scheme = f, scheme
+        self.f08, self.ts = scheme.startswith('f08'), scheme == 'f08ts'
         self.fparams, self.lens, self.args = [], [], []
         self.pre, self.post, self.done = [], [], []   # before; after, on success; always
         self.fails = []                               # conditions meaning out of memory
+        self.checks = []                              # (condition, statement setting rc_)
+        self.override = {}                            # argument -> expression around it
         if f.name in PER_PROCESS:
             comm = [p.name for p in f.params if p.base == 'MPI_Comm'][0]
             self.pre.append('int nsend_, nrecv_;')
             self.pre.append('mica_fortran_peers((MPI_Comm)mica_f2c(MICA_COMM, *%s), %d, '
                             '&nsend_, &nrecv_);' % (comm, PER_PROCESS[f.name]))
-            self.pre.append('if (sendbuf == &mpi_fortran_in_place_)')
+            self.pre.append('if (%s == &mpi_fortran_in_place_)'
+                            % ('sendbuf->base_addr' if self.ts else 'sendbuf'))
             self.pre.append('    nsend_ = 0;    /* sendtypes is ignored, maybe a scalar */')
         for p in f.params:
             self.param(p)
+            if p.name in self.override:
+                self.args[-1] = self.override[p.name] % self.args[-1]
         if f.name in CALLBACK_MARK:
             self.post.append(CALLBACK_MARK[f.name])
 
@@ -154,6 +182,9 @@ class Conv:
 
     def param(self, p):
         f, n = self.f, p.name
+        if self.ts and p.kind == 'BUFFER':
+            self.buffer(p)
+            return
         if p.kind == 'INDEX' and p.dir == 'out' and f.name in ONE_BASED:
             # Fortran counts the requests of an array from 1 (MPI_UNDEFINED stays): also on
             # MPI_ERR_IN_STATUS, which still reports which completed.
@@ -187,8 +218,9 @@ class Conv:
             return
         if p.base == 'void':
             self.fparams.append('%svoid *%s' % ('const ' if p.const else '', n))
-            if p.kind == 'C_BUFFER2':
-                # MPI_Buffer_detach's address is of no use in Fortran: not written back.
+            if p.kind == 'C_BUFFER2' and not self.f08:
+                # MPI_Buffer_detach's address is of no use in Fortran: not written back (in
+                # mpi_f08 it is a TYPE(C_PTR)).
                 self.pre.append('void *%s_ = NULL;' % n)
                 self.args.append('&%s_' % n)
             elif p.kind.startswith('C_BUFFER'):
@@ -258,10 +290,60 @@ class Conv:
         self.post.append('if (*%s)' % flag)
         self.post.append('    *%s = (%s)mica_f_attr(*%s, %s_);' % (n, ftype, keyval, n))
 
+    def call(self):
+        """The MPI function and the object whose error handler reports this binding's own
+        errors (mpi/interlang.h's mica_fortran_call_t)."""
+        for q in self.f.params:
+            if q.base in ('MPI_Comm', 'MPI_Win', 'MPI_File') and not q.pointer and not q.array:
+                return '{"%s", MICA_%s, *%s}' % (self.f.name, api.HANDLES[q.base][0].upper(),
+                                                 q.name)
+        return '{"%s", 0, 0}' % self.f.name
+
+    def buffer(self, p):
+        """A choice buffer of mpi_f08 (f08.h): a descriptor. Contiguous, its address; else a
+        contiguous copy in a blocking routine, a datatype with the section's layout in one whose
+        buffer is ASYNCHRONOUS."""
+        n, f = p.name, self.f
+        self.fparams.append('CFI_cdesc_t *%s' % n)
+        if f.name in ADDRESS_ONLY:
+            self.args.append('mica_f08_addr(%s)' % n)
+            return
+        if not any(s.startswith('mica_fortran_call_t') for s in self.pre):
+            self.pre.insert(0, 'mica_fortran_call_t call_ = %s;' % self.call())
+        contiguous = 'MICA_UNLIKELY(!mica_f08_contiguous(%s))' % n
+        if n in f.asynchronous:
+            own = own_type(f, p)
+            if own:
+                count, dtype = own
+                self.pre.append('MPI_Datatype %s_type_ = MPI_DATATYPE_NULL;' % n)
+                self.checks.append((contiguous, 'rc_ = mica_f08_section(%s, "%s", *%s, *%s, &%s_type_, '
+                                    '&call_);' % (n, n, count, dtype, n)))
+                self.override[count] = '%s_type_ != MPI_DATATYPE_NULL ? 1 : %%s' % n
+                self.override[dtype] = '%s_type_ != MPI_DATATYPE_NULL ? %s_type_ : %%s' % (n, n)
+                self.done.append('if (%s_type_ != MPI_DATATYPE_NULL)' % n)
+                self.done.append('    mica_fortran_type_free(&%s_type_);' % n)
+            else:
+                self.checks.append((contiguous, 'rc_ = mica_f08_refuse("%s", &call_);' % n))
+            self.args.append('mica_f08_addr(%s)' % n)
+            return
+        self.pre.append('void *%s_copy_ = NULL;' % n)
+        self.checks.append((contiguous, 'rc_ = mica_f08_gather(%s, &%s_copy_, &call_);' % (n, n)))
+        self.args.append('%s_copy_ ? %s_copy_ : mica_f08_addr(%s)' % (n, n, n))
+        if p.dir != 'in':
+            self.post.append('if (%s_copy_)' % n)
+            self.post.append('    mica_f08_scatter(%s, %s_copy_);' % (n, n))
+        self.done.append('free(%s_copy_);' % n)
+
     def string(self, p):
         n, f = p.name, self.f
-        self.fparams.append('%schar *%s' % ('const ' if p.const else '', n))
-        self.lens.append('size_t %s_len' % n)
+        if self.ts:
+            # BIND(C): CHARACTER(LEN=*) is a descriptor, its length the element length.
+            self.fparams.append('CFI_cdesc_t *%s_desc_' % n)
+            self.pre.append('%schar *%s = %s_desc_->base_addr;' % ('const ' if p.const else '', n, n))
+            self.pre.append('size_t %s_len = %s_desc_->elem_len;' % (n, n))
+        else:
+            self.fparams.append('%schar *%s' % ('const ' if p.const else '', n))
+            self.lens.append('size_t %s_len' % n)
         if p.dir == 'in':
             strip = int(f.name.startswith('MPI_Info_'))
             self.pre.append('char *%s_ = mica_f_cstr(%s, %s_len, %d);' % (n, n, n, strip))
@@ -297,7 +379,15 @@ def body(f, conv):
     for s in conv.pre:
         out.append('    %s\n' % s)
     call = 'fn_(%s)' % ', '.join(conv.args)
-    if conv.fails:
+    if conv.checks:
+        out.append('    int rc_ = MPI_SUCCESS;\n')
+        for cond, stmt in conv.checks:
+            out.append('    if (rc_ == MPI_SUCCESS && %s)\n        %s\n' % (cond, stmt))
+        if conv.fails:
+            call = '%s ? %s : MPI_ERR_NO_MEM' % (
+                ' && '.join(c.replace('!', '', 1) for c in conv.fails), call)
+        out.append('    if (MICA_LIKELY(rc_ == MPI_SUCCESS))\n        rc_ = %s;\n' % call)
+    elif conv.fails:
         out.append('    int rc_ = MPI_ERR_NO_MEM;\n')
         out.append('    if (MICA_LIKELY(%s))\n        rc_ = %s;\n'
                    % (' && '.join(c.replace('!', '', 1) for c in conv.fails), call))
@@ -310,7 +400,7 @@ def body(f, conv):
         out.append('    }\n')
     for s in conv.done:
         out.append('    %s\n' % s)
-    out.append('    *ierror = rc_;\n}\n')
+    out.append('    mica_f_ierror(ierror, rc_);\n}\n')
     return ''.join(out)
 
 
@@ -320,42 +410,48 @@ def linker_names(name):
     return [low, low + '_', low + '__', name.upper()]
 
 
-def entries(f, params, args, ret):
+def entries(f, params, args, ret, names_of=None):
     """The MPI_ and PMPI_ groups: a function each calling the body with the C MPI_X / PMPI_X,
-    and its other linker names as aliases (weak for the MPI_ group)."""
+    and its other linker names as aliases (weak for the MPI_ group). names_of(prefix) gives
+    the linker names, the defined one first (default: the four classic ones of mpif.h)."""
     out = []
     for prefix, guard in (('', '!defined(MICA_NO_WEAK) || !defined(MICA_PROFILELIB)'),
                           ('P', '!defined(MICA_NO_WEAK) || defined(MICA_PROFILELIB)')):
-        names = linker_names(prefix + f.name)
+        if names_of:
+            names = names_of(prefix)
+        else:
+            names = linker_names(prefix + f.name)
+            names = names[1:2] + names[:1] + names[2:]
         weak = 'MICA_F_WEAK ' if not prefix else ''
         out.append('\n#if %s\n' % guard)
         out.append('%s%sMICA_F_API %s %s(%s)\n{\n    %sbody_(%s%s%s);\n}\n' % (
-            weak, '', ret, names[1], params, 'return ' if ret != 'void' else '', prefix, f.name,
+            weak, '', ret, names[0], params, 'return ' if ret != 'void' else '', prefix, f.name,
             ''.join(', ' + a for a in args)))
-        for alias in names[:1] + names[2:]:
+        for alias in names[1:]:
             out.append('%sMICA_F_API extern __typeof__(%s) %s __attribute__((alias("%s")));\n'
-                       % (weak, names[1], alias, names[1]))
+                       % (weak, names[0], alias, names[0]))
         out.append('#endif\n')
     return ''.join(out)
 
 
-def binding(f):
-    conv = Conv(f)
+def binding(f, scheme='f77', names_of=None, header=HEADER):
+    conv = Conv(f, scheme)
     ret = f.ret if f.ret != 'int' else 'void'
     params = conv.fparams + ([] if f.ret != 'int' else ['MPI_Fint *ierror']) + conv.lens
     args = [re.split(r'[ *]', p)[-1] for p in params]
-    out = [HEADER, '#include <stdlib.h>\n\n#include "fortran.h"\n\n', body(f, conv)]
-    out.append(entries(f, ', '.join(params) or 'void', args, ret))
+    out = [header, '#include <stdlib.h>\n\n#include "%s"\n\n' % ('f08.h' if conv.ts else 'fortran.h'),
+           body(f, conv)]
+    out.append(entries(f, ', '.join(params) or 'void', args, ret, names_of))
     return ''.join(out)
 
 
-def pcontrol():
+def pcontrol(names_of=None):
     """MPI_PCONTROL(LEVEL): no IERROR; the C function is variadic."""
     f = api.Function('MPI_Pcontrol', 'int', 'const int level', 'PROFILE_LEVEL:in', '4.0', 'abi', '')
     out = [HEADER, '#include "fortran.h"\n\n',
            'static inline __attribute__((always_inline)) void body_(__typeof__(MPI_Pcontrol) *fn_, '
            'MPI_Fint *level)\n{\n    fn_(*level);\n}\n']
-    out.append(entries(f, 'MPI_Fint *level', ['level'], 'void'))
+    out.append(entries(f, 'MPI_Fint *level', ['level'], 'void', names_of))
     return ''.join(out)
 
 
@@ -380,18 +476,18 @@ static inline __attribute__((always_inline)) void body_(__typeof__(MPI_Info_get_
     }
     free(key_);
     free(value_);
-    *ierror = rc_;
+    mica_f_ierror(ierror, rc_);
 }
 '''
 
 
-def info_get_string():
+def info_get_string(names_of=None):
     f = [g for g in api.functions() if g.name == 'MPI_Info_get_string'][0]
     params = ('MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag, '
               'MPI_Fint *ierror, size_t key_len, size_t value_len')
     args = ['info', 'key', 'buflen', 'value', 'flag', 'ierror', 'key_len', 'value_len']
     return ''.join([HEADER, '#include <limits.h>\n#include <stdlib.h>\n\n#include "fortran.h"\n',
-                    INFO_GET_STRING_BODY, entries(f, params, args, 'void')])
+                    INFO_GET_STRING_BODY, entries(f, params, args, 'void', names_of)])
 
 
 # ------------------------------------------------------------------------------------------

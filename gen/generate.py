@@ -9,6 +9,7 @@ import bindings  # noqa: E402
 import coll  # noqa: E402
 import cxx  # noqa: E402
 import fortran  # noqa: E402
+import fortran_f08  # noqa: E402
 import mpi_h  # noqa: E402
 import ops  # noqa: E402
 import status  # noqa: E402
@@ -39,7 +40,8 @@ def main(outdir):
         write(os.path.join(outdir, path), text)
     for path, text in coll.generate(functions, rows).items():
         write(os.path.join(outdir, path), text)
-    for path, text in fortran.generate(functions, impl).items():
+    for path, text in list(fortran.generate(functions, impl).items()) + \
+            list(fortran_f08.generate(functions, impl).items()):
         write(os.path.join(outdir, path), text)
     for path, text in cxx.generate().items():
         write(os.path.join(outdir, path), text)

@@ -4,7 +4,8 @@
 A maintainer's tool, run by hand when the standard's data changes; the build never runs it.
 The output holds facts only: names, C signatures, parameter kinds and directions.
 
-  functions.tsv  one line per C function: name, return type, parameters, kinds, since, note
+  functions.tsv  one line per C function: name, return type, parameters, kinds, since, note,
+                 and the mpi_f08 facts (no binding; ASYNCHRONOUS buffers; parameters without INTENT)
   constants.tsv  the MPI 5.0 standard ABI's constants, as given
   types.h        the MPI 5.0 standard ABI's C type declarations, as given
 """
@@ -133,6 +134,28 @@ def describe(name, params):
     return kinds, ('4.0' if entry else '5.0')
 
 
+def fortran_facts(name):
+    """The mpi_f08 facts of a function: `nof08` if the standard gives it no mpi_f08 binding,
+    `async:P` for each ASYNCHRONOUS parameter, `nointent:P` for each declared without INTENT.
+    Functions newer than the database take their analogue's (MPI_Comm_attach_buffer is
+    MPI_Buffer_attach's); the large-count _c forms their base function's."""
+    key = name.lower()
+    base = key[:-2] if key.endswith('_c') and key not in forum else key
+    old = ANALOGY.get(name[:-2] if name.endswith('_c') else name)
+    entry = forum.get(base) or (old and forum.get(old.lower()))
+    if name.startswith(('MPI_T_', 'MPI_Abi_')) or name.endswith(('_toint', '_fromint')):
+        return ['nof08']
+    if not entry:
+        return []
+    out = [] if entry['attributes']['f08_expressible'] else ['nof08']
+    for p in entry['parameters']:
+        if p['asynchronous']:
+            out.append('async:' + p['name'])
+        if 'f08_intent' in p['suppress']:
+            out.append('nointent:' + p['name'])
+    return out
+
+
 rows = []
 SIGS = {}
 for line in open(os.path.join(src, 'c-functions-mpi5.0.tsv')):
@@ -146,12 +169,14 @@ for name, ret, params, note in extras:
 
 with open(os.path.join(out, 'functions.tsv'), 'w') as f:
     f.write('# Every C function of MPI 5.0, derived by tools/derive-api.py from the MPI Forum\'s data.\n'
-            '# name\treturn\tparameters\tkinds (KIND:direction per parameter)\tsince\tset\tnote\n'
+            '# name\treturn\tparameters\tkinds (KIND:direction per parameter)\tsince\tset\tnote\tf08\n'
             '# since: 4.0 = described by the MPI 4.0 API database, 5.0 = newer (kinds by analogy).\n'
-            '# set: abi = in the MPI 5.0 standard-ABI header; c2f = C/Fortran handle conversions.\n')
+            '# set: abi = in the MPI 5.0 standard-ABI header; c2f = C/Fortran handle conversions.\n'
+            '# f08: nof08 = no mpi_f08 binding; async:P = P is ASYNCHRONOUS; nointent:P = no INTENT.\n')
     for name, ret, params, note, origin in sorted(rows):
         kinds, since = describe(name, params)
-        f.write('\t'.join([name, ret, params, ' '.join(kinds) or '-', since, origin, note]) + '\n')
+        f.write('\t'.join([name, ret, params, ' '.join(kinds) or '-', since, origin, note,
+                           ' '.join(fortran_facts(name)) or '-']) + '\n')
 
 for fn in ('c-constants-mpi5.0-abi.tsv', 'c-types-mpi5.0-abi.txt'):
     text = open(os.path.join(src, fn)).read()

@@ -31,6 +31,13 @@ extern MICA_F_API MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_,
 extern MICA_F_API MPI_Fint mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE],
     mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE];
 
+/* IERROR: optional in mpi_f08, where an absent one arrives as NULL. */
+static inline void mica_f_ierror(MPI_Fint *ierror, int rc)
+{
+    if (ierror)
+        *ierror = rc;
+}
+
 /* Fortran INTEGER handle -> C handle; predefined handles are their own Fortran values. */
 static inline const void *mica_f2c(unsigned kind, MPI_Fint f)
 {
