@@ -42,9 +42,16 @@ def specific(f):
     return f.name + ('_f08ts' if has_buffer(f) else '_f08')
 
 
-def generic(f):
-    """The generic name: the large-count MPI_Send_c is one more specific of MPI_Send."""
-    return f.name[:-2] if f.name.endswith('_c') else f.name
+def generic(f, by_name):
+    """The generic name: the large-count MPI_Send_c is one more specific of MPI_Send, unless
+    only procedure arguments tell the two apart, which generic resolution does not look at
+    (MPI_Op_create_c is a generic of its own, as in the standard)."""
+    base = by_name.get(f.name[:-2]) if f.name.endswith('_c') else None
+    if base is None:
+        return f.name
+    data = [t for t in signature(f) if not t.startswith('PROCEDURE')]
+    return f.name if data == [t for t in signature(base) if not t.startswith('PROCEDURE')] \
+        else base.name
 
 
 def linker(name):
@@ -71,8 +78,14 @@ def param_type(f, p):
         return 'LOGICAL', dims
     if p.base in api.HANDLES or p.base == 'MPI_Status':
         return 'TYPE(%s)' % p.base, dims
+    if p.kind == 'F08_STATUS':
+        return 'TYPE(MPI_Status)', ''
+    if p.kind == 'F90_STATUS':
+        return 'INTEGER', '(MPI_STATUS_SIZE)'
     if p.base == 'char':
-        return 'CHARACTER(LEN=*)', ''
+        # One string, or MPI_Comm_spawn's lists (a blank element ends ARGV).
+        lists = {'STRING_ARRAY': '(*)', 'STRING_2DARRAY': '(count,*)'}
+        return 'CHARACTER(LEN=*)', lists.get(p.kind, '(*)' if p.name == 'array_of_commands' else '')
     return FTYPE[p.base], dims
 
 
@@ -87,12 +100,10 @@ def signature(f):
             for t, d in (param_type(f, p) for p in fparams(f))]
 
 
-def skip_reason(f, impl, by_name):
+def skip_reason(f, by_name):
     """None if f has an mpi_f08 specific procedure, else why not."""
     if not f.f08:
         return 'not in mpi_f08'
-    if f.name not in impl:
-        return 'C not implemented'
     if f.name in ('MPI_Pcontrol', 'MPI_Info_get_string'):
         return None
     if f.ret != 'int' and f.ret not in fortran.FUNCTION_TYPES:
@@ -108,12 +119,44 @@ def skip_reason(f, impl, by_name):
     return None
 
 
+NO_IERROR = ('MPI_Pcontrol', 'MPI_F_sync_reg')
+# MPI_F_sync_reg(buf): Fortran only, no C function (fortran.sync_reg).
+SYNC_REG = api.Function('MPI_F_sync_reg', 'int', 'void *buf', 'BUFFER:in', '4.0', 'abi', '',
+                        'async:buf nointent:buf')
+
+# MPI_Sizeof(x, size, ierror): Fortran only, a generic of module procedures, one per intrinsic
+# type and kind gfortran has; x of any rank.
+SIZEOF_TYPES = [('i%d' % k, 'INTEGER(KIND=%d)' % k) for k in (1, 2, 4, 8, 16)] + \
+    [('r%d' % k, 'REAL(KIND=%d)' % k) for k in (4, 8, 10, 16)] + \
+    [('c%d' % k, 'COMPLEX(KIND=%d)' % k) for k in (4, 8, 10, 16)] + \
+    [('l%d' % k, 'LOGICAL(KIND=%d)' % k) for k in (1, 2, 4, 8)] + [('ch', 'CHARACTER(LEN=*)')]
+
+
+def sizeof():
+    """MPI_Sizeof for a module: (its specification part, its procedures)."""
+    names = ['mica_sizeof_%s' % t for t, _ in SIZEOF_TYPES]
+    spec = ['PRIVATE :: %s' % ', '.join(names)]
+    for prefix in ('', 'P'):
+        spec += ['INTERFACE %sMPI_Sizeof' % prefix, '  MODULE PROCEDURE %s' % ', '.join(names),
+                 'END INTERFACE %sMPI_Sizeof' % prefix]
+    procs = []
+    for (t, decl), name in zip(SIZEOF_TYPES, names):
+        procs += ['SUBROUTINE %s(x, size, ierror)' % name,
+                  '  %s, DIMENSION(..), INTENT(IN) :: x' % decl,
+                  '  INTEGER, INTENT(OUT) :: size',
+                  '  INTEGER, OPTIONAL, INTENT(OUT) :: ierror',
+                  '  size = STORAGE_SIZE(x) / 8',
+                  '  IF (PRESENT(ierror)) ierror = 0',
+                  'END SUBROUTINE %s' % name]
+    return spec, procs
+
+
 def interface(f, prefix):
     """The interface body of specific procedure prefix+specific(f) (its module generic's)."""
     name = prefix + specific(f)
     ps = fparams(f)
     ret = f.ret != 'int'
-    names = [p.name for p in ps] + ([] if ret or f.name == 'MPI_Pcontrol' else ['ierror'])
+    names = [p.name for p in ps] + ([] if ret or f.name in NO_IERROR else ['ierror'])
     bind = ' BIND(C, NAME="%s")' % linker(name) if has_buffer(f) else ''
     out = []
     if ret:
@@ -131,12 +174,12 @@ def interface(f, prefix):
         if p.name in f.asynchronous:
             attrs.append('ASYNCHRONOUS')
         decls.append('%s :: %s%s' % (', '.join(attrs), p.name, dims))
-        need.update(re.findall(r'\b(MPI_\w+|C_PTR)\b', t))
+        need.update(re.findall(r'\b(MPI_\w+|C_PTR)\b', t + dims))
     if ret:
         t = fortran.FUNCTION_TYPES[f.ret]
         decls.append('%s :: res' % (FTYPE.get(f.ret, t) if f.ret in FTYPE else t))
         need.update(re.findall(r'\b(MPI_\w+_KIND)\b', FTYPE.get(f.ret, '')))
-    elif f.name != 'MPI_Pcontrol':
+    elif f.name not in NO_IERROR:
         decls.append('INTEGER, OPTIONAL, INTENT(OUT) :: ierror')
     if need:
         out.append('  IMPORT :: %s' % ', '.join(sorted(need)))
@@ -164,6 +207,12 @@ ABSTRACT INTERFACE
     IMPORT :: C_PTR, MPI_Datatype
     TYPE(C_PTR), VALUE :: invec, inoutvec
     INTEGER :: len
+    TYPE(MPI_Datatype) :: datatype
+  END SUBROUTINE
+  SUBROUTINE MPI_User_function_c(invec, inoutvec, len, datatype)
+    IMPORT :: C_PTR, MPI_Datatype, MPI_COUNT_KIND
+    TYPE(C_PTR), VALUE :: invec, inoutvec
+    INTEGER(KIND=MPI_COUNT_KIND) :: len
     TYPE(MPI_Datatype) :: datatype
   END SUBROUTINE
   SUBROUTINE MPI_Comm_copy_attr_function(oldcomm, comm_keyval, extra_state, attribute_val_in, &
@@ -261,6 +310,16 @@ ABSTRACT INTERFACE
     INTEGER(KIND=MPI_OFFSET_KIND) :: position
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
   END SUBROUTINE
+  SUBROUTINE MPI_Datarep_conversion_function_c(userbuf, datatype, count, filebuf, position, &
+                                               extra_state, ierror)
+    IMPORT :: C_PTR, MPI_Datatype, MPI_COUNT_KIND, MPI_OFFSET_KIND, MPI_ADDRESS_KIND
+    TYPE(C_PTR), VALUE :: userbuf, filebuf
+    TYPE(MPI_Datatype) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND) :: count
+    INTEGER(KIND=MPI_OFFSET_KIND) :: position
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    INTEGER :: ierror
+  END SUBROUTINE
 END INTERFACE
 '''
 
@@ -300,8 +359,8 @@ def constants():
     return out
 
 
-def module(specifics):
-    """mpi_f08.f90: specifics is [(function, ...)] in the order of the table."""
+def module(specifics, by_name):
+    """mpi_f08.f90: specifics are the functions that have one, in the order of the table."""
     out = ['! The mpi_f08 module: Mica\'s Fortran 2008 binding (TS 29113 choice buffers).',
            '! Generated by gen/fortran_f08.py from api/functions.tsv: do not edit.',
            'MODULE mpi_f08',
@@ -324,7 +383,10 @@ def module(specifics):
                           ('INTEGER', 'MPI_UNWEIGHTED', '(1)'),
                           ('INTEGER', 'MPI_WEIGHTS_EMPTY', '(1)'),
                           ('TYPE(MPI_Status)', 'MPI_STATUS_IGNORE', ''),
-                          ('TYPE(MPI_Status)', 'MPI_STATUSES_IGNORE', '(1)')):
+                          ('TYPE(MPI_Status)', 'MPI_STATUSES_IGNORE', '(1)'),
+                          ('INTEGER', 'MPI_ERRCODES_IGNORE', '(1)'),
+                          ('CHARACTER(LEN=1)', 'MPI_ARGV_NULL', '(1)'),
+                          ('CHARACTER(LEN=1)', 'MPI_ARGVS_NULL', '(1,1)')):
         out.append('  %s :: %s%s' % (t, name, dims))
         out.append('  COMMON /%s/ %s' % (name.replace('MPI_', 'MPI_FORTRAN_', 1), name))
     out += [line for line in CALLBACKS.split('\n')]
@@ -337,14 +399,17 @@ def module(specifics):
     # Generic interfaces: MPI_Send holds MPI_Send_f08ts and MPI_Send_c_f08ts.
     groups = {}
     for f in specifics:
-        groups.setdefault(generic(f), []).append(f)
+        groups.setdefault(generic(f, by_name), []).append(f)
     for prefix in ('', 'P'):
         for g, fs in groups.items():
             out.append('  INTERFACE %s%s' % (prefix, g))
             for f in fs:
                 out += ['    ' + line for line in interface(f, prefix)]
             out.append('  END INTERFACE %s%s' % (prefix, g))
+    spec, procs = sizeof()
+    out += ['  ' + line for line in spec]
     out += ['CONTAINS']
+    out += ['  ' + line for line in procs]
     # == and /= on every handle type: one generic procedure per operator, through the handle's
     # INTEGER.
     out[out.index('    MODULE PROCEDURE mica_eq')] = '    MODULE PROCEDURE %s' % ', '.join(
@@ -368,13 +433,13 @@ def module(specifics):
     return '\n'.join(lines) + '\n'
 
 
-def generate(functions, impl):
+def generate(functions):
     """{relative path: text}: fortran/f08/*.c, fortran/mpi_f08.f90 and the list for make."""
     by_name = {f.name: f for f in functions}
     files, specifics = {}, []
     by_hand = {'MPI_Pcontrol': fortran.pcontrol, 'MPI_Info_get_string': fortran.info_get_string}
     for f in functions:
-        if skip_reason(f, impl, by_name) is not None:
+        if skip_reason(f, by_name) is not None:
             continue
         name = specific(f)
 
@@ -386,13 +451,23 @@ def generate(functions, impl):
             text = fortran.binding(f, 'f08ts' if has_buffer(f) else 'f08', names_of, HEADER)
         files['fortran/f08/%s.c' % name.lower()] = text
         specifics.append(f)
-    files['fortran/mpi_f08.f90'] = module(specifics)
+    files['fortran/f08/mpi_f_sync_reg_f08ts.c'] = fortran.sync_reg(
+        lambda prefix: [linker(prefix + specific(SYNC_REG))], ts=True).replace(
+        fortran.HEADER, HEADER)
+    specifics.append(SYNC_REG)
+    files['fortran/mpi_f08.f90'] = module(specifics, by_name)
+    # The mpi module's MPI_Sizeof (src/bindings/fortran/mpi.f90 includes these).
+    spec, procs = sizeof()
+    for name, lines in (('mpi_sizeof.h', spec), ('mpi_sizeof_procs.h', procs)):
+        files['fortran/' + name] = '\n'.join(
+            ['! Generated by gen/fortran_f08.py: do not edit.'] +
+            [w for line in lines for w in wrap(line, 2)]) + '\n'
     files['fortran/f08/files.mk'] = 'F08_FUNCS := %s\n' % ' '.join(
         sorted(specific(f).lower() for f in specifics))
     return files
 
 
-def status(f, impl, by_name):
+def status(f, by_name):
     """The STATUS.md mpi_f08 column for f."""
-    why = skip_reason(f, impl, by_name)
+    why = skip_reason(f, by_name)
     return 'yes: `%s`' % specific(f) if why is None else 'no: ' + why

@@ -40,8 +40,8 @@ def main(outdir):
         write(os.path.join(outdir, path), text)
     for path, text in coll.generate(functions, rows).items():
         write(os.path.join(outdir, path), text)
-    for path, text in list(fortran.generate(functions, impl).items()) + \
-            list(fortran_f08.generate(functions, impl).items()):
+    for path, text in list(fortran.generate(functions).items()) + \
+            list(fortran_f08.generate(functions).items()):
         write(os.path.join(outdir, path), text)
     for path, text in cxx.generate().items():
         write(os.path.join(outdir, path), text)

@@ -24,9 +24,9 @@ base's generic), else why not. **%d functions in mpi_f08.**
 def generate(functions, impl):
     done = [f for f in functions if f.name in impl]
     abi = [f for f in functions if f.set == 'abi']
-    fort = {f.name: fortran.status(f, impl) for f in functions}
+    fort = {f.name: fortran.status(f) for f in functions}
     by_name = {f.name: f for f in functions}
-    f08 = {f.name: fortran_f08.status(f, impl, by_name) for f in functions}
+    f08 = {f.name: fortran_f08.status(f, by_name) for f in functions}
     rows = [HEAD % (len(done), len(functions), len([f for f in abi if f.name in impl]), len(abi),
                     len([s for s in fort.values() if s == 'yes']),
                     len([s for s in f08.values() if s.startswith('yes')]))]

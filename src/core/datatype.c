@@ -9,6 +9,7 @@
  * only the marked parts decide that bound); a struct's extent is padded up to the strictest
  * alignment of its parts, as a C compiler pads a struct. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -755,6 +756,43 @@ int mica_type_dup(mica_type_t *oldtype, MPI_Datatype *newtype)
     return err;
 }
 
+/* ---- MPI_Type_create_f90_* ---------------------------------------------------------------- */
+
+/* The type for a Fortran kind asked for by precision and range (type_info.c chooses `basic`):
+ * a copy of it that says how it was asked for (combiner MPI_COMBINER_F90_*, p and r), made once
+ * per (combiner, p, r) and kept for the run. The standard counts these as predefined: the same
+ * handle every time, and MPI_Type_free refuses them. Under the big lock, as every core call. */
+int mica_type_f90(int combiner, int p, int r, mica_type_t *basic, MPI_Datatype *newtype)
+{
+    static struct { int combiner, p, r; MPI_Datatype type; } made[64];
+    static int nmade;
+    for (int i = 0; i < nmade; i++)
+        if (made[i].combiner == combiner && made[i].p == p && made[i].r == r) {
+            *newtype = made[i].type;
+            return MPI_SUCCESS;
+        }
+    if (nmade == (int)(sizeof made / sizeof *made))
+        return mica_error(MPI_ERR_INTERN, "more than %d distinct MPI_Type_create_f90_* types",
+                          nmade);
+    int err = MPI_SUCCESS;
+    mica_type_t *t = clone(basic, &err);
+    int ints = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
+    struct mica_type_contents *c = contents_new(0, ints, 0, 0, 0);
+    if (c) {
+        c->ints[0] = ints == 1 ? r : p;
+        if (ints == 2)
+            c->ints[1] = r;
+    }
+    err = deliver(t, combiner, c, err, newtype);
+    if (err != MPI_SUCCESS)
+        return err;
+    t->committed = 1;
+    snprintf(t->name, sizeof t->name, "%s", basic->name);
+    made[nmade].combiner = combiner, made[nmade].p = p, made[nmade].r = r;
+    made[nmade++].type = *newtype;
+    return MPI_SUCCESS;
+}
+
 /* ---- commit, free ------------------------------------------------------------------------ */
 
 int mica_type_commit(MPI_Datatype *datatype)
@@ -768,6 +806,10 @@ int mica_type_free(MPI_Datatype *datatype)
     mica_type_t *t = mica_type_lookup(*datatype);
     if (mica_type_is_predefined(t))
         return mica_error(MPI_ERR_TYPE, "datatype %s is predefined and cannot be freed", t->name);
+    if (t->combiner == MPI_COMBINER_F90_INTEGER || t->combiner == MPI_COMBINER_F90_REAL ||
+        t->combiner == MPI_COMBINER_F90_COMPLEX)
+        return mica_error(MPI_ERR_TYPE, "datatype %s comes from MPI_Type_create_f90_*: it is "
+                          "predefined and cannot be freed", t->name);
     /* The delete callbacks run now, on the handle being freed, and any of them can refuse;
      * operations still using the type keep it alive without its attributes. */
     int rc = mica_attr_delete_all(t->obj.handle, &t->attrs);

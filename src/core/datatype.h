@@ -186,6 +186,8 @@ static inline int mica_type_ready(const mica_type_t *type) { return type->commit
 
 /* Keep a derived type alive while an operation uses it (MPI_Type_free may come first);
  * no-ops for predefined types. */
+/* The type MPI_Type_create_f90_* returns for `basic` asked as (combiner, p, r): made once. */
+int mica_type_f90(int combiner, int p, int r, mica_type_t *basic, MPI_Datatype *newtype);
 void mica_type_retain(mica_type_t *type);
 void mica_type_release(mica_type_t *type);
 

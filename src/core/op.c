@@ -97,8 +97,10 @@ static void gathered(mica_op_kernel_fn *k, const void *in, void *inout, MPI_Coun
     }
 }
 
-/* A Fortran user function: SUBROUTINE F(INVEC, INOUTVEC, LEN, DATATYPE), an INTEGER datatype. */
+/* A Fortran user function: SUBROUTINE F(INVEC, INOUTVEC, LEN, DATATYPE), an INTEGER datatype;
+ * mpi_f08's large-count one (MPI_Op_create_c) has an INTEGER(KIND=MPI_COUNT_KIND) LEN. */
 typedef void fortran_user_fn(void *invec, void *inoutvec, MPI_Fint *len, MPI_Fint *datatype);
+typedef void fortran_user_fn_c(void *invec, void *inoutvec, MPI_Count *len, MPI_Fint *datatype);
 
 static void user(const mica_op_t *op, const void *in, void *inout, MPI_Count count,
                  const mica_type_t *type)
@@ -107,7 +109,10 @@ static void user(const mica_op_t *op, const void *in, void *inout, MPI_Count cou
     MPI_Fint fh = op->fortran ? mica_fortran_c2f(MICA_TYPE, h) : 0;
     if (op->user_c) {
         MPI_Count n = count;
-        op->user_c((void *)in, inout, &n, &h);
+        if (op->fortran)
+            ((fortran_user_fn_c *)(void (*)(void))op->user_c)((void *)in, inout, &n, &fh);
+        else
+            op->user_c((void *)in, inout, &n, &h);
         return;
     }
     /* An int count: an enormous reduction is handed over in pieces. */
@@ -220,7 +225,7 @@ int mica_op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 void mica_fortran_op(MPI_Op op)
 {
     mica_op_t *o = mica_op_lookup(op);
-    if (o && o->predefined == MICA_OP_USER && o->user)
+    if (o && o->predefined == MICA_OP_USER && (o->user || o->user_c))
         o->fortran = 1;
 }
 

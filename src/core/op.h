@@ -9,7 +9,7 @@ struct mica_op {
     int commutative;
     MPI_User_function *user;          /* user-defined operations (MPI_Op_create) */
     MPI_User_function_c *user_c;      /* ... or MPI_Op_create_c */
-    int fortran;                      /* `user` is a Fortran procedure (interlang.h) */
+    int fortran;                      /* `user` or `user_c` is a Fortran procedure (interlang.h) */
     int predefined;                   /* the predefined operation's index, for the kernel table */
 };
 

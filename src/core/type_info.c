@@ -229,6 +229,48 @@ int mica_type_get_value_index(mica_type_t *value_type, mica_type_t *index_type,
     return MPI_SUCCESS;
 }
 
+/* MPI_Type_create_f90_*: the kind gfortran's SELECTED_INT_KIND(r) / SELECTED_REAL_KIND(p, r)
+ * choose, and the predefined type of its data (REAL(10), the x87 extended format, is C's long
+ * double). MPI_UNDEFINED asks nothing of p or r. */
+int mica_type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    static const struct { int range; MPI_Datatype type; } kinds[] = {
+        {2, MPI_INTEGER1}, {4, MPI_INTEGER2}, {9, MPI_INTEGER4}, {18, MPI_INTEGER8},
+        {38, MPI_INTEGER16}};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (r <= kinds[i].range)
+            return mica_type_f90(MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r,
+                                 mica_type_lookup(kinds[i].type), newtype);
+    return mica_error(MPI_ERR_ARG, "r=%d: no Fortran INTEGER kind has that range", r);
+}
+
+static int f90_real(int combiner, int p, int r, MPI_Datatype *newtype)
+{
+    static const struct { int precision, range; MPI_Datatype real, complex; } kinds[] = {
+        {6, 37, MPI_REAL4, MPI_COMPLEX8}, {15, 307, MPI_REAL8, MPI_COMPLEX16},
+        {18, 4931, MPI_LONG_DOUBLE, MPI_C_LONG_DOUBLE_COMPLEX},
+        {33, 4931, MPI_REAL16, MPI_COMPLEX32}};
+    if (p == MPI_UNDEFINED && r == MPI_UNDEFINED)
+        return mica_error(MPI_ERR_ARG, "p and r are both MPI_UNDEFINED");
+    int want_p = p == MPI_UNDEFINED ? 0 : p, want_r = r == MPI_UNDEFINED ? 0 : r;
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (want_p <= kinds[i].precision && want_r <= kinds[i].range)
+            return mica_type_f90(combiner, p, r, mica_type_lookup(
+                combiner == MPI_COMBINER_F90_REAL ? kinds[i].real : kinds[i].complex), newtype);
+    return mica_error(MPI_ERR_ARG, "p=%d, r=%d: no Fortran %s kind has that precision and range",
+                      p, r, combiner == MPI_COMBINER_F90_REAL ? "REAL" : "COMPLEX");
+}
+
+int mica_type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    return f90_real(MPI_COMBINER_F90_REAL, p, r, newtype);
+}
+
+int mica_type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    return f90_real(MPI_COMBINER_F90_COMPLEX, p, r, newtype);
+}
+
 int mica_type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 {
     static const struct { int typeclass, size; MPI_Datatype type; } sizes[] = {

@@ -31,5 +31,6 @@ bad=$(awk '/:$/ && NF == 1 { obj = substr($0, 1, length($0) - 3); next }
         if (tolower(c) != obj) print "  " obj ".o calls " $2 }' "$MICA_TMP/a.nm")
 [ -z "$bad" ] || { printf '%s\n' "$bad" | head -50; fail "libmpi_fort.a: calls other than its own"; }
 calls=$(awk '/:$/ && NF == 1 { f08 = $0 ~ /_f08(ts)?\.o:$/ } !f08 && / U P?MPI_/' "$MICA_TMP/a.nm" | wc -l)
-[ "$calls" -ge $((2 * n)) ] || fail "only $calls MPI_/PMPI_ calls in libmpi_fort.a for $n functions"
+# MPI_F_SYNC_REG, Fortran only, calls nothing.
+[ "$calls" -ge $((2 * (n - 1))) ] || fail "only $calls MPI_/PMPI_ calls in libmpi_fort.a for $n functions"
 echo "ok: libmpi_fort.a: each object calls only its own C MPI_X and PMPI_X ($calls calls)"

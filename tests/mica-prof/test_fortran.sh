@@ -21,10 +21,8 @@ for f in $(flavors); do
         echo "$f: no mpi_f08 module"
     fi
     if ! $fc -O1 -g -o "spawn-$f" "$HERE/spawn.f90" > "fcspawn-$f.log" 2>&1; then
-        # Mica's Fortran binding has only what its C library implements (not spawn yet).
-        [ "$f" = mica ] && grep -q "undefined reference to .mpi_comm_spawn_" "fcspawn-$f.log" \
-            || { cat "fcspawn-$f.log"; fail "$f: compiling spawn.f90"; }
-        echo "$f: no MPI_COMM_SPAWN in Fortran yet"
+        cat "fcspawn-$f.log"
+        fail "$f: compiling spawn.f90"
     elif timeout 60 $(run_of "$f" 1) "./spawn-$f" > "spawn0-$f.log" 2>&1; then
         run_logged "spawn-$f" timeout 60 $(run_of "$f" 1) "$PROF" --dir "outsp-$f" "./spawn-$f"
         check spawn "$(report "outsp-$f")" 1 || fail "$f: MPI_COMM_SPAWN"

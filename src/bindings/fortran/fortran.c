@@ -12,6 +12,8 @@ COMMON_BLOCK mpi_fortran_bottom_, mpi_fortran_in_place_, mpi_fortran_buffer_auto
 COMMON_BLOCK mpi_fortran_unweighted_, mpi_fortran_weights_empty_;
 COMMON_BLOCK mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE];
 COMMON_BLOCK mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE];
+COMMON_BLOCK mpi_fortran_errcodes_ignore_;
+MICA_F_API __attribute__((aligned(64))) char mpi_fortran_argv_null_, mpi_fortran_argvs_null_;
 
 char *mica_f_cstr(const char *s, size_t len, int strip_leading)
 {
@@ -40,6 +42,73 @@ void mica_f_fstr(char *dst, size_t len, const char *src)
     size_t n = strnlen(src, len);
     memcpy(dst, src, n);
     memset(dst + n, ' ', len - n);
+}
+
+static int blank(const char *s, size_t len)
+{
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    return len == 0;
+}
+
+/* The argument list whose elements are `stride` elements of `len` characters apart. */
+static char **argv_at(const char *a, size_t len, size_t stride)
+{
+    size_t n = 0;
+    while (!blank(a + n * stride * len, len))
+        n++;
+    char **v = calloc(n + 1, sizeof *v);
+    for (size_t i = 0; v && i < n; i++)
+        if (!(v[i] = mica_f_cstr(a + i * stride * len, len, 1))) {
+            mica_f_strings_free(v);
+            return NULL;
+        }
+    return v;
+}
+
+char **mica_f_argv(const char *a, size_t len)
+{
+    return a == &mpi_fortran_argv_null_ ? NULL : argv_at(a, len, 1);
+}
+
+char **mica_f_strings(const char *a, size_t len, MPI_Fint count)
+{
+    size_t n = count > 0 ? (size_t)count : 0;
+    char **v = calloc(n + 1, sizeof *v);
+    for (size_t i = 0; v && i < n; i++)
+        if (!(v[i] = mica_f_cstr(a + i * len, len, 1))) {
+            mica_f_strings_free(v);
+            return NULL;
+        }
+    return v;
+}
+
+char ***mica_f_argvs(const char *a, size_t len, MPI_Fint count)
+{
+    if (a == &mpi_fortran_argvs_null_)
+        return NULL;
+    size_t n = count > 0 ? (size_t)count : 0;
+    char ***v = calloc(n + 1, sizeof *v);
+    for (size_t i = 0; v && i < n; i++)
+        if (!(v[i] = argv_at(a + i * len, len, n))) {
+            mica_f_argvs_free(v, (MPI_Fint)i);
+            return NULL;
+        }
+    return v;
+}
+
+void mica_f_strings_free(char **v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+void mica_f_argvs_free(char ***v, MPI_Fint count)
+{
+    for (MPI_Fint i = 0; v && i < count; i++)
+        mica_f_strings_free(v[i]);
+    free(v);
 }
 
 void *mica_f_array(void *stack, int n, size_t size)

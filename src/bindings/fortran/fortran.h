@@ -29,7 +29,8 @@
 extern MICA_F_API MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_,
     mpi_fortran_buffer_automatic_, mpi_fortran_unweighted_, mpi_fortran_weights_empty_;
 extern MICA_F_API MPI_Fint mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE],
-    mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE];
+    mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE], mpi_fortran_errcodes_ignore_;
+extern MICA_F_API char mpi_fortran_argv_null_, mpi_fortran_argvs_null_;
 
 /* IERROR: optional in mpi_f08, where an absent one arrives as NULL. */
 static inline void mica_f_ierror(MPI_Fint *ierror, int rc)
@@ -83,6 +84,30 @@ static inline int *mica_f_weights(MPI_Fint *p)
     if (p == &mpi_fortran_weights_empty_)
         return MPI_WEIGHTS_EMPTY;
     return p;
+}
+
+/* MPI_COMM_SPAWN's MPI_ERRCODES_IGNORE. */
+static inline int *mica_f_errcodes(MPI_Fint *p)
+{
+    return p == &mpi_fortran_errcodes_ignore_ ? MPI_ERRCODES_IGNORE : p;
+}
+
+/* MPI_COMM_SPAWN(_MULTIPLE)'s strings, as C's arrays of trimmed copies: ARGV up to its first
+ * blank element, NULL-terminated (MPI_ARGV_NULL: NULL); COUNT commands; ARRAY_OF_ARGV(COUNT, *),
+ * an ARGV per column (MPI_ARGVS_NULL: NULL). NULL also when out of memory, which the _ok
+ * functions tell apart. Free with mica_f_strings_free / mica_f_argvs_free. */
+char **mica_f_argv(const char *a, size_t len);
+char **mica_f_strings(const char *a, size_t len, MPI_Fint count);
+char ***mica_f_argvs(const char *a, size_t len, MPI_Fint count);
+void mica_f_strings_free(char **v);
+void mica_f_argvs_free(char ***v, MPI_Fint count);
+static inline int mica_f_argv_ok(const char *a, char **v)
+{
+    return v || a == &mpi_fortran_argv_null_;
+}
+static inline int mica_f_argvs_ok(const char *a, char ***v)
+{
+    return v || a == &mpi_fortran_argvs_null_;
 }
 
 /* An input string: a NUL-terminated copy without the trailing blanks (and the leading ones with

@@ -24,7 +24,8 @@ FORT_FFLAGS := -O2 -g -fPIC $(SAN_FLAGS)
 FORT_USER_FLAGS := $(shell $(FC) -fallow-argument-mismatch -fsyntax-only -x f95 /dev/null \
                    >/dev/null 2>&1 && echo -fallow-argument-mismatch)
 FORT_OBJ := $(FORT_FUNCS:%=$(B)/obj/fortran/%.o) $(F08_FUNCS:%=$(B)/obj/fortran/f08/%.o) \
-            $(B)/obj/fortran/fortran.o $(B)/obj/fortran/f08.o $(B)/obj/fortran/mpi_f08.o
+            $(B)/obj/fortran/fortran.o $(B)/obj/fortran/f08.o $(B)/obj/fortran/mpi_f08.o \
+            $(B)/obj/fortran/mpi_module.o
 ifeq ($(NO_WEAK),1)
 # Without weak symbols each function is two objects: the MPI_ names and the PMPI_ names.
 FORT_OBJ += $(FORT_FUNCS:%=$(B)/obj/fortran/p%.o) $(F08_FUNCS:%=$(B)/obj/fortran/f08/p%.o)
@@ -46,11 +47,12 @@ $(B)/obj/fortran/p%.o: $(B)/gen/fortran/%.c | $(GEN)
 $(B)/obj/fortran/%.o: $(B)/gen/fortran/%.c | $(GEN)
 	@mkdir -p $(@D)
 	@$(CC) $(FORT_CFLAGS) $(DEPFLAGS) -c $< -o $@
-# The mpi module: mpif.h's constants (its object holds only COMMON references, so it is not
-# part of the library); mpi.mod goes to include/.
-$(B)/mod/mpi.mod: $(FORT_DIR)/mpi.f90 $(wildcard $(B)/gen/fortran/*.h) | $(GEN)
-	@mkdir -p $(@D) $(B)/obj/fortran
-	$(FC) $(FORT_FFLAGS) -I$(B)/gen/fortran -J$(B)/mod -c $< -o $(B)/obj/fortran/mpi_module.o
+# The mpi module: mpif.h's constants and MPI_SIZEOF, whose procedures put its object in the
+# library; mpi.mod goes to include/.
+$(B)/obj/fortran/mpi_module.o: $(FORT_DIR)/mpi.f90 $(wildcard $(B)/gen/fortran/*.h) | $(GEN)
+	@mkdir -p $(@D) $(B)/mod
+	$(FC) $(FORT_FFLAGS) -I$(B)/gen/fortran -J$(B)/mod -c $< -o $@
+$(B)/mod/mpi.mod: $(B)/obj/fortran/mpi_module.o
 # The mpi_f08 module (generated): its object holds the == and /= of handles, so it is part of
 # the library; mpi_f08.mod goes to include/.
 $(B)/obj/fortran/mpi_f08.o: $(B)/gen/fortran/mpi_f08.f90 | $(GEN)
@@ -74,6 +76,9 @@ fortran-install: $(FORT_LIBS) $(B)/mod/mpi.mod $(B)/mod/mpi_f08.mod
 	@mkdir -p $(PREFIX)/bin $(PREFIX)/include $(PREFIX)/lib
 	install -m 644 $(B)/gen/fortran/mpif.h $(B)/mod/mpi.mod $(B)/mod/mpi_f08.mod $(PREFIX)/include/
 	install -m 644 $(FORT_LIBS) $(PREFIX)/lib/
+	@mkdir -p $(PREFIX)/lib/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SAN_FLAGS@|$(SAN_FLAGS)|g' bin/mpi-fort.pc.in \
+	    > $(PREFIX)/lib/pkgconfig/mpi-fort.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@FC@|$(FC)|g' -e 's|@FFLAGS@|$(FORT_USER_FLAGS)|g' \
 	    -e 's|@PMPI@|$(FORT_PMPI)|g' -e 's|@SAN_FLAGS@|$(SAN_FLAGS)|g' bin/mpifort.in > $(PREFIX)/bin/mpifort
 	chmod +x $(PREFIX)/bin/mpifort
