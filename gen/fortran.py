@@ -53,6 +53,9 @@ CALLBACK_MARK = {
 # Functions taking Fortran procedures that the C library does not implement yet, so never calls:
 # when it does, they get a CALLBACK_MARK entry (the datarep functions: issue 13).
 CALLBACK_LATER = ('MPI_Register_datarep', 'MPI_Register_datarep_c')
+# A generalized request's EXTRA_STATE is the user's variable itself: its functions get it by
+# reference and may change it (mpi/wait.c), as MPICH's and Open MPI's do.
+EXTRA_STATE_BY_ADDRESS = ('MPI_Grequest_start',)
 # Attribute values and extra states: INTEGER(KIND=MPI_ADDRESS_KIND), or INTEGER for the
 # deprecated MPI_ATTR_* / MPI_KEYVAL_CREATE.
 WORD_KINDS = {'ATTRIBUTE_VAL': 'MPI_Aint', 'EXTRA_STATE': 'MPI_Aint',
@@ -299,6 +302,9 @@ class Conv:
         Fortran INTEGER sign-extended); a predefined attribute's value is its int."""
         n = p.name
         self.fparams.append('%s *%s' % (ftype, n))
+        if p.dir == 'in' and self.f.name in EXTRA_STATE_BY_ADDRESS:
+            self.args.append('(void *)%s' % n)
+            return
         if p.dir == 'in':
             self.args.append('(void *)(MPI_Aint)*%s' % n)
             return

@@ -27,7 +27,8 @@ typedef struct {
 } grequest_t;
 
 /* The Fortran procedures' shapes: EXTRA_STATE is INTEGER(KIND=MPI_ADDRESS_KIND), STATUS an
- * INTEGER array laid out as MPI_Status, COMPLETE a LOGICAL. */
+ * INTEGER array laid out as MPI_Status, COMPLETE a LOGICAL. The binding gave the address of
+ * the user's EXTRA_STATE (gen/fortran.py), which the procedures get and may change. */
 typedef void fortran_query_fn(MPI_Aint *extra_state, MPI_Fint *status, MPI_Fint *ierror);
 typedef void fortran_free_fn(MPI_Aint *extra_state, MPI_Fint *ierror);
 typedef void fortran_cancel_fn(MPI_Aint *extra_state, MPI_Fint *complete, MPI_Fint *ierror);
@@ -44,10 +45,9 @@ static int grequest_query(mica_request_t *r)
     grequest_t *g = greq(r);
     int held = mica_callback_begin(), rc;
     if (g->fortran) {
-        MPI_Aint extra = (MPI_Aint)g->extra_state;
         MPI_Fint ierror = MPI_SUCCESS;
-        ((fortran_query_fn *)(void (*)(void))g->query_fn)(&extra, (MPI_Fint *)&r->status,
-                                                          &ierror);
+        ((fortran_query_fn *)(void (*)(void))g->query_fn)(g->extra_state,
+                                                          (MPI_Fint *)&r->status, &ierror);
         rc = ierror;
     } else {
         rc = g->query_fn(g->extra_state, &r->status);
@@ -61,9 +61,8 @@ static int grequest_free(mica_request_t *r)
     grequest_t *g = greq(r);
     int held = mica_callback_begin(), rc;
     if (g->fortran) {
-        MPI_Aint extra = (MPI_Aint)g->extra_state;
         MPI_Fint ierror = MPI_SUCCESS;
-        ((fortran_free_fn *)(void (*)(void))g->free_fn)(&extra, &ierror);
+        ((fortran_free_fn *)(void (*)(void))g->free_fn)(g->extra_state, &ierror);
         rc = ierror;
     } else {
         rc = g->free_fn(g->extra_state);
@@ -400,9 +399,8 @@ static int grequest_cancel(mica_request_t *r)
     grequest_t *g = greq(r);
     int held = mica_callback_begin(), rc;
     if (g->fortran) {
-        MPI_Aint extra = (MPI_Aint)g->extra_state;
         MPI_Fint complete = mica_request_done(r), ierror = MPI_SUCCESS;
-        ((fortran_cancel_fn *)(void (*)(void))g->cancel_fn)(&extra, &complete, &ierror);
+        ((fortran_cancel_fn *)(void (*)(void))g->cancel_fn)(g->extra_state, &complete, &ierror);
         rc = ierror;
     } else {
         rc = g->cancel_fn(g->extra_state, mica_request_done(r));
