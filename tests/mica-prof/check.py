@@ -6,7 +6,7 @@
   check.py pcontrol REPORT NP        pcontrol.c: what MPI_Pcontrol levels 0/1/2 leave
   check.py matrix REPORT NP          matrix.c: world ranks through a reordered communicator
   check.py fortran REPORT NP         fortran.f90: each Fortran call counted once, sites in .f90
-  check.py fortran08 REPORT NP       fortran08.f90 (use mpi_f08): each call counted once
+  check.py fortran08 REPORT NP       fortran08.f90 (use mpi_f08): each call counted once, at its line
   check.py spawn REPORT 1            spawn.f90: MPI_COMM_SPAWN's string arrays pass through
   check.py threads REPORT NP NT NM   threads.c: NT threads x NM messages per rank, exact
   check.py sites REPORT              sites.c + libsite.so: file:line in a PIE and a shared library
@@ -184,6 +184,11 @@ def fortran08(rep, np):
     expect(fn, 'MPI_Allreduce', np, 16 * np, 16 * np)
     expect(fn, 'MPI_Init', np)
     expect(fn, 'MPI_Comm_rank', np)
+    # the call site is the program's line, not a frame of the MPI's Fortran library
+    for name in ('MPI_Send', 'MPI_Allreduce', 'MPI_Comm_rank'):
+        s = [x for x in rep['sites'] if x['function'] == name]
+        if not s or 'fortran08.f90:' not in s[0]['location'][0]:
+            fail('%s call site: %s' % (name, s))
 
 
 def spawn(rep, np):

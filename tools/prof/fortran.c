@@ -13,18 +13,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void *find_fortran(const char *const names[6], int scheme)
+static void *find_fortran(const char *const names[MP_FSCHEMES], int scheme)
 {
-    static const int order[6][6] = {
-        {0, 1, 2, 3, -1, -1}, {1, 0, 2, 3, -1, -1}, {2, 1, 0, 3, -1, -1},
-        {3, 1, 0, 2, -1, -1}, {4, 5, -1, -1, -1, -1}, {5, 4, -1, -1, -1, -1}};
-    for (int i = 0; i < 6 && order[scheme][i] >= 0; i++) {
+    /* the names to try for a call made under `scheme`; -1 ends (a TS 29113 descriptor can
+     * only go on to a procedure that takes one) */
+    static const int order[MP_FSCHEMES][MP_FSCHEMES] = {
+        {0, 1, 2, 3, -1}, {1, 0, 2, 3, -1}, {2, 1, 0, 3, -1}, {3, 1, 0, 2, -1}, {4, 5, -1},
+        {5, 4, -1}, {6, -1}};
+    for (int i = 0; i < MP_FSCHEMES && order[scheme][i] >= 0; i++) {
         void *p = dlsym(RTLD_NEXT, names[order[scheme][i]]);
         if (p)
             return p;
     }
     /* no profiling entry point: the library's MPI_ name, after ours */
-    for (int i = 0; i < 6 && order[scheme][i] >= 0; i++) {
+    for (int i = 0; i < MP_FSCHEMES && order[scheme][i] >= 0; i++) {
         void *p = dlsym(RTLD_NEXT, names[order[scheme][i]] + 1);
         if (p)
             return p;
@@ -101,9 +103,10 @@ void mp_fend(mp_thread *t, int fid, uint64_t t0, uint64_t t1)
 
 void mp_fpcontrol(MPI_Fint *level, int scheme, void *ra)
 {
-    static void *fn[6];
-    static const char *const names[6] = {"pmpi_pcontrol", "pmpi_pcontrol_", "pmpi_pcontrol__",
-                                         "PMPI_PCONTROL", "pmpi_pcontrol_f08_", "PMPI_Pcontrol_f08"};
+    static void *fn[MP_FSCHEMES];
+    static const char *const names[MP_FSCHEMES] = {
+        "pmpi_pcontrol", "pmpi_pcontrol_", "pmpi_pcontrol__", "PMPI_PCONTROL",
+        "pmpi_pcontrol_f08_", "PMPI_Pcontrol_f08", "pmpi_pcontrol_f08_"};
     void *f = __atomic_load_n(&fn[scheme], __ATOMIC_ACQUIRE);
     if (f == NULL) {
         f = find_fortran(names, scheme);

@@ -8,10 +8,13 @@
 #include <stdint.h>
 #include "thread.h"
 
-/* The library's entry point of Fortran function ffid under linker-name scheme 0..5 (generated
- * tables: mp_fsyms caches what mp_fsym_names names). */
-extern void *mp_fsyms[][6];
-extern const char *const mp_fsym_names[][6];
+/* The library's entry point of Fortran function ffid under linker-name scheme 0..6 (generated
+ * tables: mp_fsyms caches what mp_fsym_names names): mpif.h's four manglings, mpi_f08's
+ * mpi_x_f08_ and MPI_X_f08, and its mpi_x_f08ts_ (TS 29113: buffers are descriptors). */
+#define MP_FSCHEMES 7
+#define MP_FSCHEME_TS 6
+extern void *mp_fsyms[][MP_FSCHEMES];
+extern const char *const mp_fsym_names[][MP_FSCHEMES];
 void *mp_fsym_slow(int ffid, int scheme);
 static inline void *mp_fsym(int ffid, int scheme)
 {

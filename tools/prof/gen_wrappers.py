@@ -367,6 +367,8 @@ def c_expr(f, p):
 def f_expr(f, p):
     """The same for a Fortran wrapper, whose parameters are all pointers (void *)."""
     n = p.name
+    if p.kind == 'BUFFER':
+        return 'mp_fbuf(sch_ == %d ? *(void *const *)%s : %s)' % (TS, n, n)
     if p.kind.startswith('BUFFER') or p.kind.startswith('C_BUFFER'):
         return 'mp_fbuf(%s)' % n
     if p.array:
@@ -525,8 +527,21 @@ def fortran_names(f):
     up = f.name.upper()
     names = [(0, low, 'p' + low), (1, low + '_', 'p' + low + '_'), (2, low + '__', 'p' + low + '__'),
              (3, up, 'P' + up), (4, low + '_f08_', 'p' + low + '_f08_'),
-             (5, f.name + '_f08', 'P' + f.name + '_f08')]
+             (5, f.name + '_f08', 'P' + f.name + '_f08'),
+             (TS, low + '_f08ts_', 'p' + low + '_f08ts_')]
     return names
+
+
+# mpi_f08's specific procedures for TS 29113 buffers (MPI_Send_f08ts: Mica's and MPICH's):
+# each buffer is a descriptor whose first word is the data's address, in Mica's
+# ISO_Fortran_binding.h descriptor as in gfortran's own; their strings are descriptors too, so
+# functions with strings are left to the C wrappers.
+TS = 6
+
+
+def ts_ok(f):
+    return any(p.kind == 'BUFFER' for p in f.params) and \
+        not any(p.kind.startswith('STRING') for p in f.params)
 
 
 def f_wrapper(f, fid, ffid, cnames):
@@ -557,7 +572,7 @@ def f_wrapper(f, fid, ffid, cnames):
         body.append('        %s\n' % s)
     body.append('        mp_fend(t_, %d, t0_, t1_);\n    }\n}\n' % fid)
     for sch, nm, _ in fortran_names(f):
-        if nm in cnames:
+        if nm in cnames or (sch == TS and not ts_ok(f)):
             continue
         body.append('MP_API void %s(%s) { mpf_%s(%d, __builtin_return_address(0), %s); }\n' % (
             nm, ', '.join(cargs), f.name, sch, ', '.join(pass_args)))
@@ -647,8 +662,8 @@ def main():
            '#define MP_NFORT %d\n\n' % len(fl)]
     for i, f in enumerate(fl):
         out.append(f_wrapper(f, fid[f.name], i, cnames))
-    out.append('void *mp_fsyms[MP_NFORT][6];\n')
-    out.append('const char *const mp_fsym_names[MP_NFORT][6] = {\n')
+    out.append('void *mp_fsyms[MP_NFORT][MP_FSCHEMES];\n')
+    out.append('const char *const mp_fsym_names[MP_NFORT][MP_FSCHEMES] = {\n')
     for f in fl:
         out.append('    {%s},\n' % ', '.join('"%s"' % p for _, _, p in fortran_names(f)))
     out.append('};\nconst int mp_nfort = MP_NFORT;\n')
