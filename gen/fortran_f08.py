@@ -67,6 +67,8 @@ def param_type(f, p):
     if p.array or p.name == 'array_of_statuses':      # MPI_Status * in C
         m = re.search(r'\]\[(\d+)\]', p.decl)
         dims = '(%s,*)' % m.group(1) if m else '(*)'
+    if p.name in ('logical_true', 'logical_false'):    # MPI_Abi_*_fortran_booleans
+        return 'LOGICAL', ''
     if p.kind.startswith('C_BUFFER'):
         return 'TYPE(C_PTR)', dims
     if 'FUNCTION' in p.kind:

@@ -143,7 +143,7 @@ def fortran_facts(name):
     base = key[:-2] if key.endswith('_c') and key not in forum else key
     old = ANALOGY.get(name[:-2] if name.endswith('_c') else name)
     entry = forum.get(base) or (old and forum.get(old.lower()))
-    if name.startswith(('MPI_T_', 'MPI_Abi_')) or name.endswith(('_toint', '_fromint')):
+    if name.startswith('MPI_T_') or name.endswith(('_toint', '_fromint')):
         return ['nof08']
     if not entry:
         return []

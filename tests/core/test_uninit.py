@@ -17,7 +17,11 @@ root, prefix, tmp = os.environ['MICA_ROOT'], os.environ['MICA_PREFIX'], os.envir
 UNCHECKED = {'anytime', 'direct', 'noop'}
 ANYTIME = {'MPI_Initialized', 'MPI_Finalized', 'MPI_Get_version', 'MPI_Get_library_version',
            'MPI_Error_class', 'MPI_Error_string', 'MPI_Errhandler_free', 'MPI_Session_init',
-           'MPI_Session_create_errhandler', 'MPI_Session_call_errhandler'}
+           'MPI_Session_create_errhandler', 'MPI_Session_call_errhandler',
+           # MPI 5.0: the ABI's functions (a Fortran binding over the ABI asks them first)
+           'MPI_Abi_get_version', 'MPI_Abi_get_info', 'MPI_Abi_get_fortran_info',
+           'MPI_Abi_set_fortran_info', 'MPI_Abi_get_fortran_booleans',
+           'MPI_Abi_set_fortran_booleans'}
 
 mode = {}
 for line in open(os.path.join(root, 'src', 'bindings', 'c', 'impl.tsv')):

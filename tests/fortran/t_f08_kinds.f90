@@ -3,7 +3,8 @@
 ! the type of SELECTED_INT_KIND / SELECTED_REAL_KIND (its size, the same handle each time,
 ! MPI_COMBINER_F90_* with p and r in its envelope and contents, not freeable) and carry data of
 ! that kind; a range no kind has is MPI_ERR_ARG; MPI_Type_match_size; MPI_Sizeof of every kind;
-! MPI_Status_f082f and MPI_Status_f2f08; MPI_F_sync_reg.
+! MPI_Status_f082f and MPI_Status_f2f08; MPI_F_sync_reg; MPI_Abi_get_fortran_booleans and
+! MPI_Abi_get_fortran_info describe gfortran.
 program kinds
   use mpi_f08
   implicit none
@@ -19,6 +20,9 @@ program kinds
   complex(kind=ck) :: cv
   real(kind=xk) :: xv(2)
   integer(kind=8) :: i8
+  logical :: lt, lf, isset, flag
+  type(MPI_Info) :: finfo
+  character(len=8) :: value
   fails = 0
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -87,6 +91,15 @@ program kinds
   call MPI_Status_f2f08(fst, st2)
   call check(st2%MPI_SOURCE == 3 .and. st2%MPI_TAG == 44, 'MPI_Status_f2f08')
   call MPI_F_sync_reg(iv)
+
+  lt = .false.
+  lf = .true.
+  call MPI_Abi_get_fortran_booleans(4, lt, lf, isset)
+  call check(lt .and. .not. lf .and. isset, 'MPI_Abi_get_fortran_booleans')
+  call MPI_Abi_get_fortran_info(finfo)
+  call MPI_Info_get(finfo, 'mpi_double_precision_size', 8, value, flag)
+  call check(flag .and. value == '8', 'MPI_Abi_get_fortran_info')
+  call MPI_Info_free(finfo)
 
   call MPI_Allreduce(MPI_IN_PLACE, fails, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   call MPI_Finalize()

@@ -66,7 +66,7 @@ def new(f):
 
 def group(f):
     base = f.name[:-2] if f.name.endswith('_c') else f.name
-    if any(p.kind.startswith('C_BUFFER') and p.kind != 'C_BUFFER2' for p in f.params):
+    if any(p.kind == 'C_BUFFER' and p.dir == 'out' for p in f.params):
         return 'MPI_ALLOC_MEM'
     if base in ALONE:
         return base.upper()
@@ -82,7 +82,7 @@ def group(f):
 def classic(f):
     """Routines of mpif.h and `use mpi`: no large-count forms, no C-only ones."""
     return f.set != 'c2f' and not f.name.endswith(('_c', '_toint', '_fromint')) and \
-        not f.name.startswith(('MPI_T_', 'MPI_Abi_')) and f.name != 'MPI_Status_f082f' and \
+        not f.name.startswith('MPI_T_') and f.name != 'MPI_Status_f082f' and \
         f.name != 'MPI_Status_f2f08'
 
 
