@@ -217,69 +217,6 @@ ABSTRACT INTERFACE
     INTEGER(KIND=MPI_COUNT_KIND) :: len
     TYPE(MPI_Datatype) :: datatype
   END SUBROUTINE
-  SUBROUTINE MPI_Comm_copy_attr_function(oldcomm, comm_keyval, extra_state, attribute_val_in, &
-                                         attribute_val_out, flag, ierror)
-    IMPORT :: MPI_Comm, MPI_ADDRESS_KIND
-    TYPE(MPI_Comm) :: oldcomm
-    INTEGER :: comm_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-    LOGICAL :: flag
-  END SUBROUTINE
-  SUBROUTINE MPI_Comm_delete_attr_function(comm, comm_keyval, attribute_val, extra_state, ierror)
-    IMPORT :: MPI_Comm, MPI_ADDRESS_KIND
-    TYPE(MPI_Comm) :: comm
-    INTEGER :: comm_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-  END SUBROUTINE
-  SUBROUTINE MPI_Type_copy_attr_function(oldtype, type_keyval, extra_state, attribute_val_in, &
-                                         attribute_val_out, flag, ierror)
-    IMPORT :: MPI_Datatype, MPI_ADDRESS_KIND
-    TYPE(MPI_Datatype) :: oldtype
-    INTEGER :: type_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-    LOGICAL :: flag
-  END SUBROUTINE
-  SUBROUTINE MPI_Type_delete_attr_function(datatype, type_keyval, attribute_val, extra_state, &
-                                           ierror)
-    IMPORT :: MPI_Datatype, MPI_ADDRESS_KIND
-    TYPE(MPI_Datatype) :: datatype
-    INTEGER :: type_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-  END SUBROUTINE
-  SUBROUTINE MPI_Win_copy_attr_function(oldwin, win_keyval, extra_state, attribute_val_in, &
-                                        attribute_val_out, flag, ierror)
-    IMPORT :: MPI_Win, MPI_ADDRESS_KIND
-    TYPE(MPI_Win) :: oldwin
-    INTEGER :: win_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-    LOGICAL :: flag
-  END SUBROUTINE
-  SUBROUTINE MPI_Win_delete_attr_function(win, win_keyval, attribute_val, extra_state, ierror)
-    IMPORT :: MPI_Win, MPI_ADDRESS_KIND
-    TYPE(MPI_Win) :: win
-    INTEGER :: win_keyval, ierror
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-  END SUBROUTINE
-  SUBROUTINE MPI_Comm_errhandler_function(comm, error_code)
-    IMPORT :: MPI_Comm
-    TYPE(MPI_Comm) :: comm
-    INTEGER :: error_code
-  END SUBROUTINE
-  SUBROUTINE MPI_Win_errhandler_function(win, error_code)
-    IMPORT :: MPI_Win
-    TYPE(MPI_Win) :: win
-    INTEGER :: error_code
-  END SUBROUTINE
-  SUBROUTINE MPI_File_errhandler_function(file, error_code)
-    IMPORT :: MPI_File
-    TYPE(MPI_File) :: file
-    INTEGER :: error_code
-  END SUBROUTINE
-  SUBROUTINE MPI_Session_errhandler_function(session, error_code)
-    IMPORT :: MPI_Session
-    TYPE(MPI_Session) :: session
-    INTEGER :: error_code
-  END SUBROUTINE
   SUBROUTINE MPI_Grequest_query_function(extra_state, status, ierror)
     IMPORT :: MPI_Status, MPI_ADDRESS_KIND
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
@@ -324,6 +261,44 @@ ABSTRACT INTERFACE
   END SUBROUTINE
 END INTERFACE
 '''
+
+# The attribute callbacks and error handlers, one of each per kind of object that has them:
+# (the procedure names' word, the handle type, the dummy arguments' word).
+ATTR_OBJECTS = (('Comm', 'MPI_Comm', 'comm'), ('Type', 'MPI_Datatype', 'type'),
+                ('Win', 'MPI_Win', 'win'))
+ERRHANDLER_OBJECTS = (('Comm', 'MPI_Comm', 'comm'), ('Win', 'MPI_Win', 'win'),
+                      ('File', 'MPI_File', 'file'), ('Session', 'MPI_Session', 'session'))
+
+
+def callbacks():
+    """The callback procedures' abstract interfaces (the standard's), as module lines."""
+    lines = CALLBACKS.strip('\n').split('\n')
+    out = lines[:-1]                  # the literal ones, without END INTERFACE
+    for word, handle, x in ATTR_OBJECTS:
+        out += ['  SUBROUTINE MPI_%s_copy_attr_function(old%s, %s_keyval, extra_state, '
+                'attribute_val_in, attribute_val_out, flag, ierror)' % (word, x, x),
+                '    IMPORT :: %s, MPI_ADDRESS_KIND' % handle,
+                '    TYPE(%s) :: old%s' % (handle, x),
+                '    INTEGER :: %s_keyval, ierror' % x,
+                '    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, '
+                'attribute_val_out',
+                '    LOGICAL :: flag',
+                '  END SUBROUTINE',
+                '  SUBROUTINE MPI_%s_delete_attr_function(%s, %s_keyval, attribute_val, '
+                'extra_state, ierror)' % (word, x, x),
+                '    IMPORT :: %s, MPI_ADDRESS_KIND' % handle,
+                '    TYPE(%s) :: %s' % (handle, x),
+                '    INTEGER :: %s_keyval, ierror' % x,
+                '    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state',
+                '  END SUBROUTINE']
+    for word, handle, x in ERRHANDLER_OBJECTS:
+        out += ['  SUBROUTINE MPI_%s_errhandler_function(%s, error_code)' % (word, x),
+                '    IMPORT :: %s' % handle,
+                '    TYPE(%s) :: %s' % (handle, x),
+                '    INTEGER :: error_code',
+                '  END SUBROUTINE']
+    return out + lines[-1:]
+
 
 # The predefined callbacks: procedures of fortran.c, with the abstract interface they match.
 PREDEFINED = [('MPI_%s_%s' % (obj, fn), 'MPI_%s_%s_attr_function' % (obj.capitalize(), kind))
@@ -391,7 +366,7 @@ def module(specifics, by_name):
                           ('CHARACTER(LEN=1)', 'MPI_ARGVS_NULL', '(1,1)')):
         out.append('  %s :: %s%s' % (t, name, dims))
         out.append('  COMMON /%s/ %s' % (name.replace('MPI_', 'MPI_FORTRAN_', 1), name))
-    out += [line for line in CALLBACKS.split('\n')]
+    out += callbacks()
     out.append('  ! Predefined callbacks (src/bindings/fortran/fortran.c).')
     for name, iface in PREDEFINED:
         out.append('  PROCEDURE(%s) :: %s' % (iface, name))

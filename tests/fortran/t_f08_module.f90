@@ -152,12 +152,5 @@ program module_test
   call MPI_Finalize()
   if (fails /= 0) stop 1
 contains
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-       print *, 'rank', rank, 'FAIL: ', what
-       fails = fails + 1
-    end if
-  end subroutine check
+  include 'check.inc'
 end program module_test
