@@ -44,8 +44,9 @@ def specific(f):
 
 def generic(f, by_name):
     """The generic name: the large-count MPI_Send_c is one more specific of MPI_Send, unless
-    only procedure arguments tell the two apart, which generic resolution does not look at
-    (MPI_Op_create_c is a generic of its own, as in the standard)."""
+    nothing but procedure arguments tells the two apart, which generic resolution does not look
+    at: then it is a generic of its own (MPI_Op_create_c, as in the standard; MPI_Type_get_extent_c,
+    whose MPI_Count and MPI_Aint have one kind here)."""
     base = by_name.get(f.name[:-2]) if f.name.endswith('_c') else None
     if base is None:
         return f.name
@@ -114,10 +115,6 @@ def skip_reason(f, by_name):
         why = fortran.param_problem(f, p)
         if why:
             return why
-    if f.name.endswith('_c'):
-        base = by_name.get(f.name[:-2])
-        if base and signature(base) == signature(f):
-            return 'same Fortran types as %s' % base.name
     return None
 
 

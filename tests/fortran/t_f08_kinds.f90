@@ -4,7 +4,8 @@
 ! MPI_COMBINER_F90_* with p and r in its envelope and contents, not freeable) and carry data of
 ! that kind; a range no kind has is MPI_ERR_ARG; MPI_Type_match_size; MPI_Sizeof of every kind;
 ! MPI_Status_f082f and MPI_Status_f2f08; MPI_F_sync_reg; MPI_Abi_get_fortran_booleans and
-! MPI_Abi_get_fortran_info describe gfortran.
+! MPI_Abi_get_fortran_info describe gfortran; the large-count forms by the kind of the count
+! (MPI_Bcast, MPI_Type_size) or by name (MPI_Type_get_extent_c).
 program kinds
   use mpi_f08
   implicit none
@@ -21,6 +22,7 @@ program kinds
   real(kind=xk) :: xv(2)
   integer(kind=8) :: i8
   logical :: lt, lf, isset, flag
+  integer(kind=MPI_COUNT_KIND) :: csize, clb, cext
   type(MPI_Info) :: finfo
   character(len=8) :: value
   fails = 0
@@ -72,6 +74,13 @@ program kinds
   call MPI_Bcast(xv, 2, tx, 0, MPI_COMM_WORLD)
   call check(all(iv == [1, -2, 2147483647]) .and. all(rv == [1.5_rk, -2.25_rk]) .and. &
              cv == cmplx(3, -4, kind=ck) .and. all(xv == [1.0_xk / 3, 2.0_xk]), 'f90 types carry data')
+
+  iv = 7 * merge(1, 0, rank == 0)
+  call MPI_Bcast(iv, 3_MPI_COUNT_KIND, ti, 0, MPI_COMM_WORLD)
+  call check(all(iv == 7), 'MPI_Bcast with a large count (MPI_Bcast_c)')
+  call MPI_Type_size(tr, csize)
+  call MPI_Type_get_extent_c(tr, clb, cext)
+  call check(csize == 8 .and. clb == 0 .and. cext == 8, 'MPI_Type_size_c, MPI_Type_get_extent_c')
 
   call MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, tr)
   call check(tr == MPI_REAL8, 'MPI_Type_match_size')

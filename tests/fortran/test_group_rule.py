@@ -104,14 +104,9 @@ def main():
                 (f.name, mangle(prefix + f.name)) for f in functions if classic(f)]
             schemes['%smpif.h/mpi #%d' % (prefix, i + 1)] += [
                 ('callback ' + n, mangle(n)) for n in PREDEFINED] if not prefix else []
-        # mpi_f08: the standard's routines of mpi_f08; a large-count form that only a
-        # procedure argument or nothing tells from its base (MPI_Type_get_extent_c, whose
-        # address and count kinds are the same here) is the generator's call, as documented.
         schemes['%smpi_f08' % prefix] = [
             (f.name, fortran_f08.linker(prefix + fortran_f08.specific(f)))
-            for f in functions if f.f08 and not (
-                f.name.endswith('_c') and (fortran_f08.skip_reason(f, by_name) or
-                                           '').startswith('same Fortran types'))]
+            for f in functions if f.f08]
     status, total = 0, 0
     for scheme, routines in schemes.items():
         groups = {}
