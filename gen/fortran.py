@@ -354,8 +354,7 @@ class Conv:
         if f.name in ADDRESS_ONLY:
             self.args.append('mica_f08_addr(%s)' % n)
             return
-        if not any(s.startswith('mica_fortran_call_t') for s in self.pre):
-            self.pre.insert(0, 'mica_fortran_call_t call_ = %s;' % self.call())
+        call = '&(mica_fortran_call_t)%s' % self.call()   # built on the slow path only
         contiguous = 'MICA_UNLIKELY(!mica_f08_contiguous(%s))' % n
         if n in f.asynchronous:
             own = own_type(f, p)
@@ -363,22 +362,23 @@ class Conv:
                 count, dtype = own
                 self.pre.append('MPI_Datatype %s_type_ = MPI_DATATYPE_NULL;' % n)
                 self.checks.append((contiguous, 'rc_ = mica_f08_section(%s, "%s", *%s, *%s, &%s_type_, '
-                                    '&call_);' % (n, n, count, dtype, n)))
+                                    '%s);' % (n, n, count, dtype, n, call)))
                 self.override[count] = '%s_type_ != MPI_DATATYPE_NULL ? 1 : %%s' % n
                 self.override[dtype] = '%s_type_ != MPI_DATATYPE_NULL ? %s_type_ : %%s' % (n, n)
                 self.done.append('if (%s_type_ != MPI_DATATYPE_NULL)' % n)
                 self.done.append('    mica_fortran_type_free(&%s_type_);' % n)
             else:
-                self.checks.append((contiguous, 'rc_ = mica_f08_refuse("%s", &call_);' % n))
+                self.checks.append((contiguous, 'rc_ = mica_f08_refuse("%s", %s);' % (n, call)))
             self.args.append('mica_f08_addr(%s)' % n)
             return
         self.pre.append('void *%s_copy_ = NULL;' % n)
-        self.checks.append((contiguous, 'rc_ = mica_f08_gather(%s, &%s_copy_, &call_);' % (n, n)))
+        self.checks.append((contiguous, 'rc_ = mica_f08_gather(%s, &%s_copy_, %s);' % (n, n, call)))
         self.args.append('%s_copy_ ? %s_copy_ : mica_f08_addr(%s)' % (n, n, n))
         if p.dir != 'in':
             self.post.append('if (%s_copy_)' % n)
             self.post.append('    mica_f08_scatter(%s, %s_copy_);' % (n, n))
-        self.done.append('free(%s_copy_);' % n)
+        self.done.append('if (MICA_UNLIKELY(%s_copy_ != NULL))' % n)
+        self.done.append('    free(%s_copy_);' % n)
 
     def string(self, p):
         n, f = p.name, self.f

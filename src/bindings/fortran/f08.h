@@ -19,6 +19,8 @@
 
 static inline int mica_f08_contiguous(const CFI_cdesc_t *d)
 {
+    if (MICA_LIKELY(d->rank == 0 || (d->rank == 1 && d->dim[0].sm == (CFI_index_t)d->elem_len)))
+        return 1;                     /* a scalar, a whole vector */
     CFI_index_t sm = (CFI_index_t)d->elem_len;
     for (int i = 0; i < d->rank; i++) {
         if (d->dim[i].extent == 0)
