@@ -322,7 +322,11 @@ class Conv:
         n = p.name
         self.fparams.append('const char *%s' % n)
         self.lens.append('size_t %s_len' % n)
-        if p.kind == 'STRING_ARRAY':
+        if p.name == 'array_of_commands':
+            self.pre.append('char **%s_ = mica_f_strings(%s, %s_len, *count);' % (n, n, n))
+            self.fails.append('!%s_' % n)
+            self.done.append('mica_f_strings_free(%s_);' % n)
+        elif p.kind == 'STRING_ARRAY':
             self.pre.append('char **%s_ = mica_f_argv(%s, %s_len);' % (n, n, n))
             self.fails.append('!mica_f_argv_ok(%s, %s_)' % (n, n))
             self.done.append('mica_f_strings_free(%s_);' % n)
@@ -330,10 +334,6 @@ class Conv:
             self.pre.append('char ***%s_ = mica_f_argvs(%s, %s_len, *count);' % (n, n, n))
             self.fails.append('!mica_f_argvs_ok(%s, %s_)' % (n, n))
             self.done.append('mica_f_argvs_free(%s_, *count);' % n)
-        else:
-            self.pre.append('char **%s_ = mica_f_strings(%s, %s_len, *count);' % (n, n, n))
-            self.fails.append('!%s_' % n)
-            self.done.append('mica_f_strings_free(%s_);' % n)
         self.args.append('%s_' % n)
 
     def call(self):

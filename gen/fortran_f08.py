@@ -88,7 +88,9 @@ def param_type(f, p):
     if p.base == 'char':
         # One string, or MPI_Comm_spawn's lists (a blank element ends ARGV).
         lists = {'STRING_ARRAY': '(*)', 'STRING_2DARRAY': '(count,*)'}
-        return 'CHARACTER(LEN=*)', lists.get(p.kind, '(*)' if p.name == 'array_of_commands' else '')
+        if p.name == 'array_of_commands':
+            return 'CHARACTER(LEN=*)', '(*)'
+        return 'CHARACTER(LEN=*)', lists.get(p.kind, '')
     return FTYPE[p.base], dims
 
 

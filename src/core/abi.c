@@ -4,9 +4,11 @@
  * gfortran, its own Fortran binding's compiler, until the program says otherwise (a binding
  * for another compiler calls the setters first). Callable at any time, like the info functions
  * they build on. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/errors.h"
+#include "core/info.h"
 #include "core_api.h"
 
 int mica_abi_get_version(int *abi_major, int *abi_minor)
@@ -55,12 +57,15 @@ static const char *const gfortran[][2] = {
     {"mpi_complex16_supported", "true"}, {"mpi_complex32_supported", "true"},
     {"mpi_double_complex_supported", "true"},
 };
-static MPI_Info fortran_info = MPI_INFO_NULL;   /* the program's, once set */
+/* The program's, once set: its pairs, kept for the whole run (info objects do not outlive
+ * MPI_Finalize, this may be asked after it). */
+static const char *(*fortran_set)[2];
+static size_t nfortran_set;
 
 int mica_abi_get_fortran_info(MPI_Info *info)
 {
-    if (fortran_info != MPI_INFO_NULL)
-        return mica_info_dup(mica_info_lookup(fortran_info), info);
+    if (fortran_set)
+        return described((const char *const (*)[2])fortran_set, nfortran_set, info);
     return described(gfortran, sizeof gfortran / sizeof *gfortran, info);
 }
 
@@ -68,10 +73,25 @@ int mica_abi_set_fortran_info(mica_info_t *info)
 {
     if (!info)
         return mica_error(MPI_ERR_INFO, "info is MPI_INFO_NULL");
-    if (fortran_info != MPI_INFO_NULL)
+    if (fortran_set)
         return mica_error(MPI_ERR_ABI, "the Fortran information was set already: it may be "
                           "set once");
-    return mica_info_dup(info, &fortran_info);
+    const char *(*pairs)[2] = calloc((size_t)info->n + 1, sizeof *pairs);
+    for (int i = 0; pairs && i < info->n; i++)
+        if (!(pairs[i][0] = strdup(info->entries[i].key)) ||
+            !(pairs[i][1] = strdup(info->entries[i].value))) {
+            for (int j = 0; j <= i; j++) {
+                free((void *)pairs[j][0]);
+                free((void *)pairs[j][1]);
+            }
+            free(pairs);
+            pairs = NULL;
+        }
+    if (!pairs)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for the Fortran information");
+    fortran_set = pairs;
+    nfortran_set = (size_t)info->n;
+    return MPI_SUCCESS;
 }
 
 /* .TRUE. and .FALSE. per LOGICAL size (1, 2, 4, 8, 16 bytes), as stored in memory: gfortran's

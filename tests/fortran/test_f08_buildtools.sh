@@ -31,7 +31,8 @@ add_executable(hello_cmake hello_f08.f90)
 target_link_libraries(hello_cmake MPI::MPI_Fortran)
 CM
 cp "$EX" cm/
-out=$(cmake -S cm -B cm/b -DMPI_Fortran_COMPILER="$P/bin/mpifort" -DMPIEXEC_EXECUTABLE="$P/bin/mpiexec" 2>&1) \
+out=$(cmake -S cm -B cm/b -DCMAKE_Fortran_COMPILER=gfortran -DMPI_Fortran_COMPILER="$P/bin/mpifort" \
+    -DMPIEXEC_EXECUTABLE="$P/bin/mpiexec" 2>&1) \
     || { printf '%s\n' "$out"; fail "cmake configure"; }
 printf '%s\n' "$out" | grep -q 'F08=TRUE SUBARRAYS=TRUE' || { printf '%s\n' "$out"; fail "FindMPI: no f08 module"; }
 run cmake --build cm/b >/dev/null
