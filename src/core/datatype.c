@@ -764,7 +764,9 @@ int mica_type_dup(mica_type_t *oldtype, MPI_Datatype *newtype)
  * handle every time, and MPI_Type_free refuses them. Under the big lock, as every core call. */
 int mica_type_f90(int combiner, int p, int r, mica_type_t *basic, MPI_Datatype *newtype)
 {
-    static struct { int combiner, p, r; MPI_Datatype type; } made[64];
+    /* `parts`: the type's own allocations, referenced from here too because the object arena
+     * (object.c) is no memory LeakSanitizer looks through, and these are never freed. */
+    static struct { int combiner, p, r; MPI_Datatype type; void *parts[3]; } made[64];
     static int nmade;
     for (int i = 0; i < nmade; i++)
         if (made[i].combiner == combiner && made[i].p == p && made[i].r == r) {
@@ -789,6 +791,8 @@ int mica_type_f90(int combiner, int p, int r, mica_type_t *basic, MPI_Datatype *
     t->committed = 1;
     snprintf(t->name, sizeof t->name, "%s", basic->name);
     made[nmade].combiner = combiner, made[nmade].p = p, made[nmade].r = r;
+    made[nmade].parts[0] = t->contents, made[nmade].parts[1] = t->blocks;
+    made[nmade].parts[2] = t->sig;
     made[nmade++].type = *newtype;
     return MPI_SUCCESS;
 }
