@@ -10,7 +10,10 @@
  * Callbacks are user code that may call MPI, even on the same object, so they run without the
  * module's lock, holding a reference to their keyval; afterwards the list is searched again.
  * MPI_*_NULL_COPY_FN, MPI_*_DUP_FN and MPI_*_NULL_DELETE_FN are the ABI's constants 0 and 1
- * cast to function pointers, never called: they are recognised by value. */
+ * cast to function pointers, never called: they are recognised by value.
+ *
+ * Each attribute has a record of its own, held by the callbacks running on it: what points
+ * into a record stays valid while the attribute lives. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,11 +59,12 @@ typedef struct keyval {
 struct attr {
     keyval_t *kv;
     void *value;
+    int refs;                         /* the list's, and one per callback running on it */
 };
 
 struct mica_attrs {
     int n, cap;
-    struct attr a[];
+    struct attr *a[];
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -249,6 +253,14 @@ static void *from_fortran(const keyval_t *kv, fortran_val v)
     return (void *)(kv->fortran == MICA_FORTRAN_AINT ? v.aint : (MPI_Aint)v.fint);
 }
 
+/* An attribute as its callbacks get it, taken with the lock held; its record and keyval are
+ * held meanwhile (another thread or a callback may delete the attribute). */
+typedef struct {
+    struct attr *a;
+    keyval_t *kv;
+    void *value;
+} held_t;
+
 static int run_fortran_delete(const keyval_t *kv, uintptr_t handle, void *value)
 {
     MPI_Fint obj = mica_fortran_c2f(kv->kind, (const void *)handle), id = kv->id;
@@ -285,8 +297,10 @@ void mica_fortran_keyval(int keyval, int style)
 
 /* The user's copy and delete functions run without the big lock (core/progress.h): they may
  * call MPI. */
-static int run_delete(const keyval_t *kv, uintptr_t handle, void *value)
+static int run_delete(const held_t *h, uintptr_t handle)
 {
+    const keyval_t *kv = h->kv;
+    void *value = h->value;
     int rc = MPI_SUCCESS, held = mica_callback_begin();
     if (kv->fortran && kv->del.comm)
         rc = run_fortran_delete(kv, handle, value);
@@ -300,26 +314,30 @@ static int run_delete(const keyval_t *kv, uintptr_t handle, void *value)
     return rc == MPI_SUCCESS ? rc : callback_error(kv, "delete", rc);
 }
 
-/* The copy of one attribute for a duplicate of object `handle`: *flag says whether it has one. */
-static int run_copy(const keyval_t *kv, uintptr_t handle, void *in, void **out, int *flag)
+/* The copy of attribute `in` for a duplicate of object `handle`: *flag says whether it has one. */
+static int run_copy(const held_t *in, uintptr_t handle, struct attr *out, int *flag)
 {
+    keyval_t *kv = in->kv;
     int rc = MPI_SUCCESS;
+    *out = (struct attr){.kv = kv};
     *flag = 0;
     switch (kv->copy_mode) {
     case COPY_NONE:
         break;
     case COPY_DUP:
-        *out = in;
+        out->value = in->value;
         *flag = 1;
         break;
     case COPY_USER: {
         int held = mica_callback_begin();
         if (kv->fortran)
-            rc = run_fortran_copy(kv, handle, in, out, flag);
+            rc = run_fortran_copy(kv, handle, in->value, &out->value, flag);
         else if (kv->kind == MICA_COMM)
-            rc = kv->copy.comm((MPI_Comm)handle, kv->id, kv->extra_state, in, out, flag);
+            rc = kv->copy.comm((MPI_Comm)handle, kv->id, kv->extra_state, in->value,
+                               &out->value, flag);
         else
-            rc = kv->copy.type((MPI_Datatype)handle, kv->id, kv->extra_state, in, out, flag);
+            rc = kv->copy.type((MPI_Datatype)handle, kv->id, kv->extra_state, in->value,
+                               &out->value, flag);
         mica_callback_end(held);
         break;
     }
@@ -332,12 +350,12 @@ static int run_copy(const keyval_t *kv, uintptr_t handle, void *in, void **out, 
 static int find_attr(const mica_attrs_t *l, const keyval_t *kv)
 {
     for (int i = 0; l && i < l->n; i++)
-        if (l->a[i].kv == kv)
+        if (l->a[i]->kv == kv)
             return i;
     return -1;
 }
 
-static int append(mica_attrs_t **l, keyval_t *kv, void *value)
+static int append(mica_attrs_t **l, const struct attr *init)
 {
     if (!*l || (*l)->n == (*l)->cap) {
         int cap = *l ? 2 * (*l)->cap : 4;
@@ -349,16 +367,41 @@ static int append(mica_attrs_t **l, keyval_t *kv, void *value)
         m->cap = cap;
         *l = m;
     }
-    (*l)->a[(*l)->n++] = (struct attr){kv, value};
-    kv->refs++;
+    struct attr *a = malloc(sizeof *a);
+    if (!a)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for another attribute");
+    *a = *init;
+    a->refs = 1;
+    a->kv->refs++;
+    (*l)->a[(*l)->n++] = a;
     return MPI_SUCCESS;
+}
+
+static void unref(struct attr *a)
+{
+    if (--a->refs == 0)
+        free(a);
 }
 
 static void remove_at(mica_attrs_t *l, int i)
 {
-    release(l->a[i].kv);
+    release(l->a[i]->kv);
+    unref(l->a[i]);
     memmove(&l->a[i], &l->a[i + 1], (size_t)(l->n - i - 1) * sizeof l->a[0]);
     l->n--;
+}
+
+static held_t hold(struct attr *a)
+{
+    a->refs++;
+    a->kv->refs++;
+    return (held_t){.a = a, .kv = a->kv, .value = a->value};
+}
+
+static void unhold(const held_t *h)
+{
+    release(h->kv);
+    unref(h->a);
 }
 
 /* Forget every attribute without running callbacks (a duplicate that failed). */
@@ -381,23 +424,23 @@ static int set_attr(unsigned kind, uintptr_t handle, mica_attrs_t **attrs, int k
     pthread_mutex_lock(&lock);
     keyval_t *kv = find_user_keyval(keyval, kind, arg, "set", &err);
     int i = kv ? find_attr(*attrs, kv) : -1;
+    struct attr set = {.kv = kv, .value = value};
     if (i >= 0) {
         /* As if the old value were deleted first: its delete callback runs, and may refuse. */
-        void *old = (*attrs)->a[i].value;
-        kv->refs++;
+        held_t old = hold((*attrs)->a[i]);
         pthread_mutex_unlock(&lock);
-        err = run_delete(kv, handle, old);
+        err = run_delete(&old, handle);
         pthread_mutex_lock(&lock);
         if (err == MPI_SUCCESS) {
             i = find_attr(*attrs, kv);
-            if (i >= 0)
-                (*attrs)->a[i].value = value;
+            if (i >= 0)               /* the same record */
+                (*attrs)->a[i]->value = value;
             else
-                err = append(attrs, kv, value);
+                err = append(attrs, &set);
         }
-        release(kv);
+        unhold(&old);
     } else if (kv) {
-        err = append(attrs, kv, value);
+        err = append(attrs, &set);
     }
     pthread_mutex_unlock(&lock);
     return err;
@@ -420,7 +463,7 @@ static int get_attr(unsigned kind, mica_attrs_t **attrs, int keyval, void *attri
     } else if (kv) {
         int i = find_attr(*attrs, kv);
         if (i >= 0) {
-            *(void **)attribute_val = (*attrs)->a[i].value;
+            *(void **)attribute_val = (*attrs)->a[i]->value;
             *flag = 1;
         }
     }
@@ -437,14 +480,13 @@ static int delete_attr(unsigned kind, uintptr_t handle, mica_attrs_t **attrs, in
     keyval_t *kv = find_user_keyval(keyval, kind, arg, "deleted", &err);
     int i = kv ? find_attr(*attrs, kv) : -1;
     if (i >= 0) {
-        void *value = (*attrs)->a[i].value;
-        kv->refs++;
+        held_t old = hold((*attrs)->a[i]);
         pthread_mutex_unlock(&lock);
-        err = run_delete(kv, handle, value);
+        err = run_delete(&old, handle);
         pthread_mutex_lock(&lock);
         if (err == MPI_SUCCESS && (i = find_attr(*attrs, kv)) >= 0)
             remove_at(*attrs, i);
-        release(kv);
+        unhold(&old);
     }
     pthread_mutex_unlock(&lock);
     return err;
@@ -456,15 +498,14 @@ int mica_attr_delete_all(uintptr_t handle, mica_attrs_t **attrs)
     pthread_mutex_lock(&lock);
     /* A callback may set attributes on the object: they go too. */
     while (err == MPI_SUCCESS && *attrs && (*attrs)->n) {
-        struct attr last = (*attrs)->a[(*attrs)->n - 1];
-        last.kv->refs++;
+        held_t last = hold((*attrs)->a[(*attrs)->n - 1]);
         pthread_mutex_unlock(&lock);
-        err = run_delete(last.kv, handle, last.value);
+        err = run_delete(&last, handle);
         pthread_mutex_lock(&lock);
         int i;
         if (err == MPI_SUCCESS && (i = find_attr(*attrs, last.kv)) >= 0)
             remove_at(*attrs, i);
-        release(last.kv);
+        unhold(&last);
     }
     if (err == MPI_SUCCESS) {
         free(*attrs);
@@ -480,30 +521,28 @@ int mica_attr_copy_all(uintptr_t handle, mica_attrs_t **from, uintptr_t newhandl
     /* The callbacks run on a snapshot: they may change the original's list meanwhile. */
     pthread_mutex_lock(&lock);
     int n = *from ? (*from)->n : 0;
-    struct attr *snap = n ? malloc((size_t)n * sizeof *snap) : NULL;
+    held_t *snap = n ? malloc((size_t)n * sizeof *snap) : NULL;
     if (n && !snap) {
         pthread_mutex_unlock(&lock);
         return mica_error(MPI_ERR_NO_MEM, "no memory to copy %d attributes", n);
     }
-    for (int i = 0; i < n; i++) {
-        snap[i] = (*from)->a[i];
-        snap[i].kv->refs++;
-    }
+    for (int i = 0; i < n; i++)
+        snap[i] = hold((*from)->a[i]);
     pthread_mutex_unlock(&lock);
     int err = MPI_SUCCESS;
     for (int i = 0; i < n && err == MPI_SUCCESS; i++) {
-        void *out = NULL;
+        struct attr out;
         int flag = 0;
-        err = run_copy(snap[i].kv, handle, snap[i].value, &out, &flag);
+        err = run_copy(&snap[i], handle, &out, &flag);
         if (err == MPI_SUCCESS && flag) {
             pthread_mutex_lock(&lock);
-            err = append(to, snap[i].kv, out);
+            err = append(to, &out);
             pthread_mutex_unlock(&lock);
         }
     }
     pthread_mutex_lock(&lock);
     for (int i = 0; i < n; i++)
-        release(snap[i].kv);
+        unhold(&snap[i]);
     pthread_mutex_unlock(&lock);
     free(snap);
     if (err != MPI_SUCCESS) {
