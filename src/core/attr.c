@@ -13,7 +13,9 @@
  * cast to function pointers, never called: they are recognised by value.
  *
  * Each attribute has a record of its own, held by the callbacks running on it: what points
- * into a record stays valid while the attribute lives. */
+ * into a record stays valid while the attribute lives. An attribute remembers the language that
+ * set it (interlang.h): C reads one that Fortran set as a pointer to its integer, kept in the
+ * record, and C callbacks get that pointer too. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,9 +58,17 @@ typedef struct keyval {
     int *value;                       /* predefined: what MPI_Comm_get_attr points to */
 } keyval_t;
 
+typedef union {
+    MPI_Aint aint;
+    MPI_Fint fint;
+} fortran_val;
+
 struct attr {
     keyval_t *kv;
-    void *value;
+    void *value;                      /* the word the C function set */
+    int lang;                         /* 0: set in C, else how Fortran set it (interlang.h) */
+    fortran_val f;                    /* set in Fortran: the integer, which C points to (and
+                                         may change through that pointer) */
     int refs;                         /* the list's, and one per callback running on it */
 };
 
@@ -114,15 +124,21 @@ static const char *kind_name(unsigned kind)
     return kind == MICA_COMM ? "communicator" : kind == MICA_TYPE ? "datatype" : "window";
 }
 
+/* The record of `keyval`, of any kind; NULL if there is none. */
+static keyval_t *lookup_keyval(int keyval)
+{
+    for (int i = 0; i < NPREDEFINED; i++)
+        if (predefined[i].id == keyval)
+            return &predefined[i];
+    if (keyval >= KEYVAL_FIRST && keyval - KEYVAL_FIRST < table_len)
+        return table[keyval - KEYVAL_FIRST];
+    return NULL;
+}
+
 /* The record of `keyval` for objects of `kind`; NULL with *err set if there is none. */
 static keyval_t *find_keyval(int keyval, unsigned kind, const char *arg, int *err)
 {
-    keyval_t *kv = NULL;
-    for (int i = 0; i < NPREDEFINED && !kv; i++)
-        if (predefined[i].id == keyval)
-            kv = &predefined[i];
-    if (keyval >= KEYVAL_FIRST && keyval - KEYVAL_FIRST < table_len)
-        kv = table[keyval - KEYVAL_FIRST];
+    keyval_t *kv = lookup_keyval(keyval);
     if (!kv) {
         *err = keyval == MPI_KEYVAL_INVALID
                    ? mica_error(MPI_ERR_KEYVAL, "%s is MPI_KEYVAL_INVALID", arg)
@@ -233,11 +249,6 @@ typedef void fortran_copy_fn(MPI_Fint *obj, MPI_Fint *keyval, void *extra_state,
 typedef void fortran_delete_fn(MPI_Fint *obj, MPI_Fint *keyval, void *value, void *extra_state,
                                MPI_Fint *ierror);
 
-typedef union {
-    MPI_Aint aint;
-    MPI_Fint fint;
-} fortran_val;
-
 static fortran_val to_fortran(const keyval_t *kv, const void *value)
 {
     fortran_val v;
@@ -253,14 +264,42 @@ static void *from_fortran(const keyval_t *kv, fortran_val v)
     return (void *)(kv->fortran == MICA_FORTRAN_AINT ? v.aint : (MPI_Aint)v.fint);
 }
 
+/* The attribute whose word is a->value becomes set in Fortran the way `lang` says (0: C). */
+static void set_lang(struct attr *a, int lang)
+{
+    a->lang = lang;
+    if (lang == MICA_FORTRAN_AINT)
+        a->f.aint = (MPI_Aint)a->value;
+    else if (lang == MICA_FORTRAN_INT)
+        a->f.fint = (MPI_Fint)(MPI_Aint)a->value;
+}
+
+/* What Fortran reads of an attribute: C's word, or the integer Fortran set (sign-extended). */
+static void *word_of(const struct attr *a)
+{
+    if (a->lang == MICA_FORTRAN_AINT)
+        return (void *)a->f.aint;
+    if (a->lang == MICA_FORTRAN_INT)
+        return (void *)(MPI_Aint)a->f.fint;
+    return a->value;
+}
+
+/* What C reads: C's word, or a pointer to the integer Fortran set. */
+static void *c_value(struct attr *a)
+{
+    return a->lang ? (void *)&a->f : a->value;
+}
+
 /* An attribute as its callbacks get it, taken with the lock held; its record and keyval are
  * held meanwhile (another thread or a callback may delete the attribute). */
 typedef struct {
     struct attr *a;
     keyval_t *kv;
-    void *value;
+    void *word, *c;                   /* what Fortran and C read */
+    int lang;
 } held_t;
 
+/* Fortran's callbacks get the word whichever language set it. */
 static int run_fortran_delete(const keyval_t *kv, uintptr_t handle, void *value)
 {
     MPI_Fint obj = mica_fortran_c2f(kv->kind, (const void *)handle), id = kv->id;
@@ -271,7 +310,9 @@ static int run_fortran_delete(const keyval_t *kv, uintptr_t handle, void *value)
     return ierror;
 }
 
-static int run_fortran_copy(const keyval_t *kv, uintptr_t handle, void *in, void **out, int *flag)
+/* The copy is an attribute set in Fortran, as the keyval's callbacks do. */
+static int run_fortran_copy(const keyval_t *kv, uintptr_t handle, void *in, struct attr *out,
+                            int *flag)
 {
     MPI_Fint obj = mica_fortran_c2f(kv->kind, (const void *)handle), id = kv->id;
     MPI_Fint ierror = MPI_SUCCESS, fflag = 0;
@@ -279,7 +320,8 @@ static int run_fortran_copy(const keyval_t *kv, uintptr_t handle, void *in, void
     fortran_copy_fn *fn = (fortran_copy_fn *)(void (*)(void))kv->copy.comm;
     fn(&obj, &id, &extra, &vin, &vout, &fflag, &ierror);
     if (ierror == MPI_SUCCESS && fflag) {    /* any non-zero LOGICAL is .TRUE. */
-        *out = from_fortran(kv, vout);
+        out->value = from_fortran(kv, vout);
+        set_lang(out, kv->fortran);
         *flag = 1;
     }
     return ierror;
@@ -300,10 +342,10 @@ void mica_fortran_keyval(int keyval, int style)
 static int run_delete(const held_t *h, uintptr_t handle)
 {
     const keyval_t *kv = h->kv;
-    void *value = h->value;
+    void *value = h->c;
     int rc = MPI_SUCCESS, held = mica_callback_begin();
     if (kv->fortran && kv->del.comm)
-        rc = run_fortran_delete(kv, handle, value);
+        rc = run_fortran_delete(kv, handle, h->word);
     else if (kv->kind == MICA_COMM && kv->del.comm)
         rc = kv->del.comm((MPI_Comm)handle, kv->id, value, kv->extra_state);
     else if (kv->kind == MICA_TYPE && kv->del.type)
@@ -314,7 +356,8 @@ static int run_delete(const held_t *h, uintptr_t handle)
     return rc == MPI_SUCCESS ? rc : callback_error(kv, "delete", rc);
 }
 
-/* The copy of attribute `in` for a duplicate of object `handle`: *flag says whether it has one. */
+/* The copy of attribute `in` for a duplicate of object `handle`: *flag says whether it has one.
+ * MPI_*_DUP_FN's keeps the language that set the original; a user function's is its own. */
 static int run_copy(const held_t *in, uintptr_t handle, struct attr *out, int *flag)
 {
     keyval_t *kv = in->kv;
@@ -325,18 +368,19 @@ static int run_copy(const held_t *in, uintptr_t handle, struct attr *out, int *f
     case COPY_NONE:
         break;
     case COPY_DUP:
-        out->value = in->value;
+        out->value = in->word;
+        set_lang(out, in->lang);
         *flag = 1;
         break;
     case COPY_USER: {
         int held = mica_callback_begin();
         if (kv->fortran)
-            rc = run_fortran_copy(kv, handle, in->value, &out->value, flag);
+            rc = run_fortran_copy(kv, handle, in->word, out, flag);
         else if (kv->kind == MICA_COMM)
-            rc = kv->copy.comm((MPI_Comm)handle, kv->id, kv->extra_state, in->value,
-                               &out->value, flag);
+            rc = kv->copy.comm((MPI_Comm)handle, kv->id, kv->extra_state, in->c, &out->value,
+                               flag);
         else
-            rc = kv->copy.type((MPI_Datatype)handle, kv->id, kv->extra_state, in->value,
+            rc = kv->copy.type((MPI_Datatype)handle, kv->id, kv->extra_state, in->c,
                                &out->value, flag);
         mica_callback_end(held);
         break;
@@ -395,7 +439,7 @@ static held_t hold(struct attr *a)
 {
     a->refs++;
     a->kv->refs++;
-    return (held_t){.a = a, .kv = a->kv, .value = a->value};
+    return (held_t){.a = a, .kv = a->kv, .word = word_of(a), .c = c_value(a), .lang = a->lang};
 }
 
 static void unhold(const held_t *h)
@@ -417,6 +461,7 @@ static void drop_all(mica_attrs_t **l)
 
 /* --- the operations, for any kind of object --------------------------------------------------- */
 
+/* The value is C's: the Fortran binding marks it as Fortran's afterwards (mica_fortran_attr). */
 static int set_attr(unsigned kind, uintptr_t handle, mica_attrs_t **attrs, int keyval,
                     void *value, const char *arg)
 {
@@ -433,10 +478,12 @@ static int set_attr(unsigned kind, uintptr_t handle, mica_attrs_t **attrs, int k
         pthread_mutex_lock(&lock);
         if (err == MPI_SUCCESS) {
             i = find_attr(*attrs, kv);
-            if (i >= 0)               /* the same record */
+            if (i >= 0) {             /* the same record: its integer stays where it was */
                 (*attrs)->a[i]->value = value;
-            else
+                (*attrs)->a[i]->lang = 0;
+            } else {
                 err = append(attrs, &set);
+            }
         }
         unhold(&old);
     } else if (kv) {
@@ -463,7 +510,7 @@ static int get_attr(unsigned kind, mica_attrs_t **attrs, int keyval, void *attri
     } else if (kv) {
         int i = find_attr(*attrs, kv);
         if (i >= 0) {
-            *(void **)attribute_val = (*attrs)->a[i]->value;
+            *(void **)attribute_val = c_value((*attrs)->a[i]);
             *flag = 1;
         }
     }
@@ -552,6 +599,55 @@ int mica_attr_copy_all(uintptr_t handle, mica_attrs_t **from, uintptr_t newhandl
         drop_all(to);
     }
     return err;
+}
+
+/* --- what Fortran set (interlang.h) ----------------------------------------------------------- */
+
+/* The attribute list of object `handle` of `kind`; NULL if it is none. */
+static mica_attrs_t **attrs_of(unsigned kind, const void *handle)
+{
+    void *o = mica_lookup(handle, kind);
+    if (!o)
+        return NULL;
+    switch (kind) {
+    case MICA_COMM: return &((mica_comm_t *)o)->attrs;
+    case MICA_TYPE: return &((mica_type_t *)o)->attrs;
+    case MICA_WIN: return &((mica_win_t *)o)->attrs;
+    }
+    return NULL;
+}
+
+/* The attribute of `keyval` on the object (the locks held); NULL if it has none. */
+static struct attr *find_object_attr(unsigned kind, const void *handle, int keyval)
+{
+    mica_attrs_t **attrs = attrs_of(kind, handle);
+    keyval_t *kv = attrs ? lookup_keyval(keyval) : NULL;
+    int i = kv && kv->kind == kind ? find_attr(*attrs, kv) : -1;
+    return i >= 0 ? (*attrs)->a[i] : NULL;
+}
+
+void mica_fortran_attr(unsigned kind, const void *handle, int keyval, int style)
+{
+    mica_lock();
+    pthread_mutex_lock(&lock);
+    struct attr *a = find_object_attr(kind, handle, keyval);
+    if (a)
+        set_lang(a, style);
+    pthread_mutex_unlock(&lock);
+    mica_unlock();
+}
+
+MPI_Aint mica_fortran_attr_value(unsigned kind, const void *handle, int keyval, void *value)
+{
+    MPI_Aint v = (MPI_Aint)value;
+    mica_lock();
+    pthread_mutex_lock(&lock);
+    struct attr *a = find_object_attr(kind, handle, keyval);
+    if (a && a->lang && value == c_value(a))
+        v = (MPI_Aint)word_of(a);
+    pthread_mutex_unlock(&lock);
+    mica_unlock();
+    return v;
 }
 
 /* --- communicators ---------------------------------------------------------------------------- */
