@@ -16,7 +16,9 @@ arguments (keyval callbacks, MPI_Op_create's function, error handlers) go to the
 they are and the new keyval, operation or handler is then marked as Fortran, so the core calls
 them with Fortran's conventions (src/core/interlang.h); mpif.h's MPI_COMM_DUP_FN & co. are
 procedures of fortran.c that become C's constants when passed. Attribute values are the stored
-address-sized word, except the predefined attributes' (an int in Fortran, a pointer to it in C).
+address-sized word; one Fortran sets is marked as Fortran's, so C reads a pointer to its integer
+(the interlanguage rule), and the predefined attributes' are an int in Fortran, a pointer to it
+in C.
 Every function whose arguments convert is generated, implemented in C or not (a function not
 implemented returns MPI_ERR_UNSUPPORTED_OPERATION from C), so the standard's profiling group
 rule holds; `skip_reason` says why not otherwise (docs/STATUS.md's Fortran column).
@@ -299,7 +301,9 @@ class Conv:
 
     def word(self, p, ftype):
         """An attribute value or extra state: the Fortran integer is C's address-sized word (a
-        Fortran INTEGER sign-extended); a predefined attribute's value is its int."""
+        Fortran INTEGER sign-extended). An attribute value set is then marked as Fortran's, so
+        C reads a pointer to it; one read is what Fortran set, C's word or a predefined
+        attribute's int (the interlanguage rule: src/core/interlang.h)."""
         n = p.name
         self.fparams.append('%s *%s' % (ftype, n))
         if p.dir == 'in' and self.f.name in EXTRA_STATE_BY_ADDRESS:
@@ -307,13 +311,26 @@ class Conv:
             return
         if p.dir == 'in':
             self.args.append('(void *)(MPI_Aint)*%s' % n)
+            if p.kind.startswith('ATTRIBUTE_VAL'):
+                style = 'MICA_FORTRAN_AINT' if ftype == 'MPI_Aint' else 'MICA_FORTRAN_INT'
+                self.post.append('mica_fortran_attr(%s, %s, *%s, %s);'
+                                 % (self.attr_object() + (self.keyval(), style)))
             return
-        keyval = [q.name for q in self.f.params if q.kind == 'KEYVAL'][0]
         flag = [q.name for q in self.f.params if q.kind == 'LOGICAL' and q.dir == 'out'][0]
         self.pre.append('void *%s_ = NULL;' % n)
         self.args.append('&%s_' % n)
         self.post.append('if (*%s)' % flag)
-        self.post.append('    *%s = (%s)mica_f_attr(*%s, %s_);' % (n, ftype, keyval, n))
+        self.post.append('    *%s = (%s)mica_f_attr(%s, %s, *%s, %s_);'
+                         % ((n, ftype) + self.attr_object() + (self.keyval(), n)))
+
+    def keyval(self):
+        return [q.name for q in self.f.params if q.kind == 'KEYVAL'][0]
+
+    def attr_object(self):
+        """The kind and C handle of the object an attribute function works on."""
+        q = [q for q in self.f.params if q.base in ('MPI_Comm', 'MPI_Datatype', 'MPI_Win')][0]
+        kind = 'MICA_' + api.HANDLES[q.base][0].upper()
+        return kind, 'mica_f2c(%s, *%s)' % (kind, q.name)
 
     def strings(self, p):
         """MPI_COMM_SPAWN's ARGV (up to a blank element; MPI_ARGV_NULL), MPI_COMM_SPAWN_MULTIPLE's

@@ -10,7 +10,12 @@
  * Callbacks are user code that may call MPI, even on the same object, so they run without the
  * module's lock, holding a reference to their keyval; afterwards the list is searched again.
  * MPI_*_NULL_COPY_FN, MPI_*_DUP_FN and MPI_*_NULL_DELETE_FN are the ABI's constants 0 and 1
- * cast to function pointers, never called: they are recognised by value. */
+ * cast to function pointers, never called: they are recognised by value.
+ *
+ * Each attribute has a record of its own, held by the callbacks running on it: what points
+ * into a record stays valid while the attribute lives. An attribute remembers the language that
+ * set it (interlang.h): C reads one that Fortran set as a pointer to its integer, kept in the
+ * record, and C callbacks get that pointer too. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -53,14 +58,23 @@ typedef struct keyval {
     int *value;                       /* predefined: what MPI_Comm_get_attr points to */
 } keyval_t;
 
+typedef union {
+    MPI_Aint aint;
+    MPI_Fint fint;
+} fortran_val;
+
 struct attr {
     keyval_t *kv;
-    void *value;
+    void *value;                      /* the word the C function set */
+    int lang;                         /* 0: set in C, else how Fortran set it (interlang.h) */
+    fortran_val f;                    /* set in Fortran: the integer, which C points to (and
+                                         may change through that pointer) */
+    int refs;                         /* the list's, and one per callback running on it */
 };
 
 struct mica_attrs {
     int n, cap;
-    struct attr a[];
+    struct attr *a[];
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -110,15 +124,21 @@ static const char *kind_name(unsigned kind)
     return kind == MICA_COMM ? "communicator" : kind == MICA_TYPE ? "datatype" : "window";
 }
 
+/* The record of `keyval`, of any kind; NULL if there is none. */
+static keyval_t *lookup_keyval(int keyval)
+{
+    for (int i = 0; i < NPREDEFINED; i++)
+        if (predefined[i].id == keyval)
+            return &predefined[i];
+    if (keyval >= KEYVAL_FIRST && keyval - KEYVAL_FIRST < table_len)
+        return table[keyval - KEYVAL_FIRST];
+    return NULL;
+}
+
 /* The record of `keyval` for objects of `kind`; NULL with *err set if there is none. */
 static keyval_t *find_keyval(int keyval, unsigned kind, const char *arg, int *err)
 {
-    keyval_t *kv = NULL;
-    for (int i = 0; i < NPREDEFINED && !kv; i++)
-        if (predefined[i].id == keyval)
-            kv = &predefined[i];
-    if (keyval >= KEYVAL_FIRST && keyval - KEYVAL_FIRST < table_len)
-        kv = table[keyval - KEYVAL_FIRST];
+    keyval_t *kv = lookup_keyval(keyval);
     if (!kv) {
         *err = keyval == MPI_KEYVAL_INVALID
                    ? mica_error(MPI_ERR_KEYVAL, "%s is MPI_KEYVAL_INVALID", arg)
@@ -229,11 +249,6 @@ typedef void fortran_copy_fn(MPI_Fint *obj, MPI_Fint *keyval, void *extra_state,
 typedef void fortran_delete_fn(MPI_Fint *obj, MPI_Fint *keyval, void *value, void *extra_state,
                                MPI_Fint *ierror);
 
-typedef union {
-    MPI_Aint aint;
-    MPI_Fint fint;
-} fortran_val;
-
 static fortran_val to_fortran(const keyval_t *kv, const void *value)
 {
     fortran_val v;
@@ -249,6 +264,42 @@ static void *from_fortran(const keyval_t *kv, fortran_val v)
     return (void *)(kv->fortran == MICA_FORTRAN_AINT ? v.aint : (MPI_Aint)v.fint);
 }
 
+/* The attribute whose word is a->value becomes set in Fortran the way `lang` says (0: C). */
+static void set_lang(struct attr *a, int lang)
+{
+    a->lang = lang;
+    if (lang == MICA_FORTRAN_AINT)
+        a->f.aint = (MPI_Aint)a->value;
+    else if (lang == MICA_FORTRAN_INT)
+        a->f.fint = (MPI_Fint)(MPI_Aint)a->value;
+}
+
+/* What Fortran reads of an attribute: C's word, or the integer Fortran set (sign-extended). */
+static void *word_of(const struct attr *a)
+{
+    if (a->lang == MICA_FORTRAN_AINT)
+        return (void *)a->f.aint;
+    if (a->lang == MICA_FORTRAN_INT)
+        return (void *)(MPI_Aint)a->f.fint;
+    return a->value;
+}
+
+/* What C reads: C's word, or a pointer to the integer Fortran set. */
+static void *c_value(struct attr *a)
+{
+    return a->lang ? (void *)&a->f : a->value;
+}
+
+/* An attribute as its callbacks get it, taken with the lock held; its record and keyval are
+ * held meanwhile (another thread or a callback may delete the attribute). */
+typedef struct {
+    struct attr *a;
+    keyval_t *kv;
+    void *word, *c;                   /* what Fortran and C read */
+    int lang;
+} held_t;
+
+/* Fortran's callbacks get the word whichever language set it. */
 static int run_fortran_delete(const keyval_t *kv, uintptr_t handle, void *value)
 {
     MPI_Fint obj = mica_fortran_c2f(kv->kind, (const void *)handle), id = kv->id;
@@ -259,7 +310,9 @@ static int run_fortran_delete(const keyval_t *kv, uintptr_t handle, void *value)
     return ierror;
 }
 
-static int run_fortran_copy(const keyval_t *kv, uintptr_t handle, void *in, void **out, int *flag)
+/* The copy is an attribute set in Fortran, as the keyval's callbacks do. */
+static int run_fortran_copy(const keyval_t *kv, uintptr_t handle, void *in, struct attr *out,
+                            int *flag)
 {
     MPI_Fint obj = mica_fortran_c2f(kv->kind, (const void *)handle), id = kv->id;
     MPI_Fint ierror = MPI_SUCCESS, fflag = 0;
@@ -267,7 +320,8 @@ static int run_fortran_copy(const keyval_t *kv, uintptr_t handle, void *in, void
     fortran_copy_fn *fn = (fortran_copy_fn *)(void (*)(void))kv->copy.comm;
     fn(&obj, &id, &extra, &vin, &vout, &fflag, &ierror);
     if (ierror == MPI_SUCCESS && fflag) {    /* any non-zero LOGICAL is .TRUE. */
-        *out = from_fortran(kv, vout);
+        out->value = from_fortran(kv, vout);
+        set_lang(out, kv->fortran);
         *flag = 1;
     }
     return ierror;
@@ -285,11 +339,13 @@ void mica_fortran_keyval(int keyval, int style)
 
 /* The user's copy and delete functions run without the big lock (core/progress.h): they may
  * call MPI. */
-static int run_delete(const keyval_t *kv, uintptr_t handle, void *value)
+static int run_delete(const held_t *h, uintptr_t handle)
 {
+    const keyval_t *kv = h->kv;
+    void *value = h->c;
     int rc = MPI_SUCCESS, held = mica_callback_begin();
     if (kv->fortran && kv->del.comm)
-        rc = run_fortran_delete(kv, handle, value);
+        rc = run_fortran_delete(kv, handle, h->word);
     else if (kv->kind == MICA_COMM && kv->del.comm)
         rc = kv->del.comm((MPI_Comm)handle, kv->id, value, kv->extra_state);
     else if (kv->kind == MICA_TYPE && kv->del.type)
@@ -300,26 +356,32 @@ static int run_delete(const keyval_t *kv, uintptr_t handle, void *value)
     return rc == MPI_SUCCESS ? rc : callback_error(kv, "delete", rc);
 }
 
-/* The copy of one attribute for a duplicate of object `handle`: *flag says whether it has one. */
-static int run_copy(const keyval_t *kv, uintptr_t handle, void *in, void **out, int *flag)
+/* The copy of attribute `in` for a duplicate of object `handle`: *flag says whether it has one.
+ * MPI_*_DUP_FN's keeps the language that set the original; a user function's is its own. */
+static int run_copy(const held_t *in, uintptr_t handle, struct attr *out, int *flag)
 {
+    keyval_t *kv = in->kv;
     int rc = MPI_SUCCESS;
+    *out = (struct attr){.kv = kv};
     *flag = 0;
     switch (kv->copy_mode) {
     case COPY_NONE:
         break;
     case COPY_DUP:
-        *out = in;
+        out->value = in->word;
+        set_lang(out, in->lang);
         *flag = 1;
         break;
     case COPY_USER: {
         int held = mica_callback_begin();
         if (kv->fortran)
-            rc = run_fortran_copy(kv, handle, in, out, flag);
+            rc = run_fortran_copy(kv, handle, in->word, out, flag);
         else if (kv->kind == MICA_COMM)
-            rc = kv->copy.comm((MPI_Comm)handle, kv->id, kv->extra_state, in, out, flag);
+            rc = kv->copy.comm((MPI_Comm)handle, kv->id, kv->extra_state, in->c, &out->value,
+                               flag);
         else
-            rc = kv->copy.type((MPI_Datatype)handle, kv->id, kv->extra_state, in, out, flag);
+            rc = kv->copy.type((MPI_Datatype)handle, kv->id, kv->extra_state, in->c,
+                               &out->value, flag);
         mica_callback_end(held);
         break;
     }
@@ -332,12 +394,12 @@ static int run_copy(const keyval_t *kv, uintptr_t handle, void *in, void **out, 
 static int find_attr(const mica_attrs_t *l, const keyval_t *kv)
 {
     for (int i = 0; l && i < l->n; i++)
-        if (l->a[i].kv == kv)
+        if (l->a[i]->kv == kv)
             return i;
     return -1;
 }
 
-static int append(mica_attrs_t **l, keyval_t *kv, void *value)
+static int append(mica_attrs_t **l, const struct attr *init)
 {
     if (!*l || (*l)->n == (*l)->cap) {
         int cap = *l ? 2 * (*l)->cap : 4;
@@ -349,16 +411,41 @@ static int append(mica_attrs_t **l, keyval_t *kv, void *value)
         m->cap = cap;
         *l = m;
     }
-    (*l)->a[(*l)->n++] = (struct attr){kv, value};
-    kv->refs++;
+    struct attr *a = malloc(sizeof *a);
+    if (!a)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for another attribute");
+    *a = *init;
+    a->refs = 1;
+    a->kv->refs++;
+    (*l)->a[(*l)->n++] = a;
     return MPI_SUCCESS;
+}
+
+static void unref(struct attr *a)
+{
+    if (--a->refs == 0)
+        free(a);
 }
 
 static void remove_at(mica_attrs_t *l, int i)
 {
-    release(l->a[i].kv);
+    release(l->a[i]->kv);
+    unref(l->a[i]);
     memmove(&l->a[i], &l->a[i + 1], (size_t)(l->n - i - 1) * sizeof l->a[0]);
     l->n--;
+}
+
+static held_t hold(struct attr *a)
+{
+    a->refs++;
+    a->kv->refs++;
+    return (held_t){.a = a, .kv = a->kv, .word = word_of(a), .c = c_value(a), .lang = a->lang};
+}
+
+static void unhold(const held_t *h)
+{
+    release(h->kv);
+    unref(h->a);
 }
 
 /* Forget every attribute without running callbacks (a duplicate that failed). */
@@ -374,6 +461,7 @@ static void drop_all(mica_attrs_t **l)
 
 /* --- the operations, for any kind of object --------------------------------------------------- */
 
+/* The value is C's: the Fortran binding marks it as Fortran's afterwards (mica_fortran_attr). */
 static int set_attr(unsigned kind, uintptr_t handle, mica_attrs_t **attrs, int keyval,
                     void *value, const char *arg)
 {
@@ -381,23 +469,25 @@ static int set_attr(unsigned kind, uintptr_t handle, mica_attrs_t **attrs, int k
     pthread_mutex_lock(&lock);
     keyval_t *kv = find_user_keyval(keyval, kind, arg, "set", &err);
     int i = kv ? find_attr(*attrs, kv) : -1;
+    struct attr set = {.kv = kv, .value = value};
     if (i >= 0) {
         /* As if the old value were deleted first: its delete callback runs, and may refuse. */
-        void *old = (*attrs)->a[i].value;
-        kv->refs++;
+        held_t old = hold((*attrs)->a[i]);
         pthread_mutex_unlock(&lock);
-        err = run_delete(kv, handle, old);
+        err = run_delete(&old, handle);
         pthread_mutex_lock(&lock);
         if (err == MPI_SUCCESS) {
             i = find_attr(*attrs, kv);
-            if (i >= 0)
-                (*attrs)->a[i].value = value;
-            else
-                err = append(attrs, kv, value);
+            if (i >= 0) {             /* the same record: its integer stays where it was */
+                (*attrs)->a[i]->value = value;
+                (*attrs)->a[i]->lang = 0;
+            } else {
+                err = append(attrs, &set);
+            }
         }
-        release(kv);
+        unhold(&old);
     } else if (kv) {
-        err = append(attrs, kv, value);
+        err = append(attrs, &set);
     }
     pthread_mutex_unlock(&lock);
     return err;
@@ -420,7 +510,7 @@ static int get_attr(unsigned kind, mica_attrs_t **attrs, int keyval, void *attri
     } else if (kv) {
         int i = find_attr(*attrs, kv);
         if (i >= 0) {
-            *(void **)attribute_val = (*attrs)->a[i].value;
+            *(void **)attribute_val = c_value((*attrs)->a[i]);
             *flag = 1;
         }
     }
@@ -437,14 +527,13 @@ static int delete_attr(unsigned kind, uintptr_t handle, mica_attrs_t **attrs, in
     keyval_t *kv = find_user_keyval(keyval, kind, arg, "deleted", &err);
     int i = kv ? find_attr(*attrs, kv) : -1;
     if (i >= 0) {
-        void *value = (*attrs)->a[i].value;
-        kv->refs++;
+        held_t old = hold((*attrs)->a[i]);
         pthread_mutex_unlock(&lock);
-        err = run_delete(kv, handle, value);
+        err = run_delete(&old, handle);
         pthread_mutex_lock(&lock);
         if (err == MPI_SUCCESS && (i = find_attr(*attrs, kv)) >= 0)
             remove_at(*attrs, i);
-        release(kv);
+        unhold(&old);
     }
     pthread_mutex_unlock(&lock);
     return err;
@@ -456,15 +545,14 @@ int mica_attr_delete_all(uintptr_t handle, mica_attrs_t **attrs)
     pthread_mutex_lock(&lock);
     /* A callback may set attributes on the object: they go too. */
     while (err == MPI_SUCCESS && *attrs && (*attrs)->n) {
-        struct attr last = (*attrs)->a[(*attrs)->n - 1];
-        last.kv->refs++;
+        held_t last = hold((*attrs)->a[(*attrs)->n - 1]);
         pthread_mutex_unlock(&lock);
-        err = run_delete(last.kv, handle, last.value);
+        err = run_delete(&last, handle);
         pthread_mutex_lock(&lock);
         int i;
         if (err == MPI_SUCCESS && (i = find_attr(*attrs, last.kv)) >= 0)
             remove_at(*attrs, i);
-        release(last.kv);
+        unhold(&last);
     }
     if (err == MPI_SUCCESS) {
         free(*attrs);
@@ -480,30 +568,28 @@ int mica_attr_copy_all(uintptr_t handle, mica_attrs_t **from, uintptr_t newhandl
     /* The callbacks run on a snapshot: they may change the original's list meanwhile. */
     pthread_mutex_lock(&lock);
     int n = *from ? (*from)->n : 0;
-    struct attr *snap = n ? malloc((size_t)n * sizeof *snap) : NULL;
+    held_t *snap = n ? malloc((size_t)n * sizeof *snap) : NULL;
     if (n && !snap) {
         pthread_mutex_unlock(&lock);
         return mica_error(MPI_ERR_NO_MEM, "no memory to copy %d attributes", n);
     }
-    for (int i = 0; i < n; i++) {
-        snap[i] = (*from)->a[i];
-        snap[i].kv->refs++;
-    }
+    for (int i = 0; i < n; i++)
+        snap[i] = hold((*from)->a[i]);
     pthread_mutex_unlock(&lock);
     int err = MPI_SUCCESS;
     for (int i = 0; i < n && err == MPI_SUCCESS; i++) {
-        void *out = NULL;
+        struct attr out;
         int flag = 0;
-        err = run_copy(snap[i].kv, handle, snap[i].value, &out, &flag);
+        err = run_copy(&snap[i], handle, &out, &flag);
         if (err == MPI_SUCCESS && flag) {
             pthread_mutex_lock(&lock);
-            err = append(to, snap[i].kv, out);
+            err = append(to, &out);
             pthread_mutex_unlock(&lock);
         }
     }
     pthread_mutex_lock(&lock);
     for (int i = 0; i < n; i++)
-        release(snap[i].kv);
+        unhold(&snap[i]);
     pthread_mutex_unlock(&lock);
     free(snap);
     if (err != MPI_SUCCESS) {
@@ -513,6 +599,55 @@ int mica_attr_copy_all(uintptr_t handle, mica_attrs_t **from, uintptr_t newhandl
         drop_all(to);
     }
     return err;
+}
+
+/* --- what Fortran set (interlang.h) ----------------------------------------------------------- */
+
+/* The attribute list of object `handle` of `kind`; NULL if it is none. */
+static mica_attrs_t **attrs_of(unsigned kind, const void *handle)
+{
+    void *o = mica_lookup(handle, kind);
+    if (!o)
+        return NULL;
+    switch (kind) {
+    case MICA_COMM: return &((mica_comm_t *)o)->attrs;
+    case MICA_TYPE: return &((mica_type_t *)o)->attrs;
+    case MICA_WIN: return &((mica_win_t *)o)->attrs;
+    }
+    return NULL;
+}
+
+/* The attribute of `keyval` on the object (the locks held); NULL if it has none. */
+static struct attr *find_object_attr(unsigned kind, const void *handle, int keyval)
+{
+    mica_attrs_t **attrs = attrs_of(kind, handle);
+    keyval_t *kv = attrs ? lookup_keyval(keyval) : NULL;
+    int i = kv && kv->kind == kind ? find_attr(*attrs, kv) : -1;
+    return i >= 0 ? (*attrs)->a[i] : NULL;
+}
+
+void mica_fortran_attr(unsigned kind, const void *handle, int keyval, int style)
+{
+    mica_lock();
+    pthread_mutex_lock(&lock);
+    struct attr *a = find_object_attr(kind, handle, keyval);
+    if (a)
+        set_lang(a, style);
+    pthread_mutex_unlock(&lock);
+    mica_unlock();
+}
+
+MPI_Aint mica_fortran_attr_value(unsigned kind, const void *handle, int keyval, void *value)
+{
+    MPI_Aint v = (MPI_Aint)value;
+    mica_lock();
+    pthread_mutex_lock(&lock);
+    struct attr *a = find_object_attr(kind, handle, keyval);
+    if (a && a->lang && value == c_value(a))
+        v = (MPI_Aint)word_of(a);
+    pthread_mutex_unlock(&lock);
+    mica_unlock();
+    return v;
 }
 
 /* --- communicators ---------------------------------------------------------------------------- */

@@ -42,8 +42,8 @@ for ar in "$A" "$NP" "$NA"; do
 done
 
 # libmpi.so: what it exports.
-fortran='mica_fortran_(c2f|f2c|keyval|op|errhandler|peers|grequest|raise|section|type_free)'
-allowed='^(mica_fortran_(c2f|f2c|keyval|op|errhandler|peers|grequest|raise|section|type_free)|P?MPIX?_[A-Za-z0-9_]+|_init|_fini|_edata|_end|__bss_start|__end__|_DYNAMIC|_GLOBAL_OFFSET_TABLE_|__dso_handle|__data_start|data_start|__TMC_END__)$'
+fortran='mica_fortran_(c2f|f2c|keyval|attr|attr_value|op|errhandler|peers|grequest|raise|section|type_free)'
+allowed='^(mica_fortran_(c2f|f2c|keyval|attr|attr_value|op|errhandler|peers|grequest|raise|section|type_free)|P?MPIX?_[A-Za-z0-9_]+|_init|_fini|_edata|_end|__bss_start|__end__|_DYNAMIC|_GLOBAL_OFFSET_TABLE_|__dso_handle|__data_start|data_start|__TMC_END__)$'
 nm -D --defined-only "$SO" > "$MICA_TMP/so.nm" || fail "nm -D $SO failed"
 out=$(awk 'NF == 3 { print $3 }' "$MICA_TMP/so.nm" | sed 's/@.*//' | grep -Ev "$allowed" | sed 's/^/  /')
 report "libmpi.so" "exported symbols that are neither MPI_/PMPI_/MPIX_ nor linker symbols" "$out"

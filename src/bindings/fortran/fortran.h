@@ -130,9 +130,11 @@ void mica_f_array_free(void *stack, void *a);
 typedef void mica_f_proc(void);
 mica_f_proc *mica_f_callback(mica_f_proc *fn);
 
-/* An attribute value for Fortran: a predefined attribute's is a pointer to its int in C, its
- * value in Fortran; any other is the stored word (the standard's interlanguage rule). */
-static inline MPI_Aint mica_f_attr(int keyval, void *value)
+/* An attribute value for Fortran, from what the C function read on object `handle` of `kind`:
+ * a predefined attribute's is a pointer to its int (MPI_WIN_SIZE: its MPI_Aint) in C, its
+ * value in Fortran; any other is the core's to say (interlang.h: the integer Fortran set, or
+ * C's word). */
+static inline MPI_Aint mica_f_attr(unsigned kind, const void *handle, int keyval, void *value)
 {
     switch (keyval) {
     case MPI_TAG_UB: case MPI_IO: case MPI_HOST: case MPI_WTIME_IS_GLOBAL: case MPI_APPNUM:
@@ -141,8 +143,10 @@ static inline MPI_Aint mica_f_attr(int keyval, void *value)
         return *(const int *)value;
     case MPI_WIN_SIZE:
         return *(const MPI_Aint *)value;
+    case MPI_WIN_BASE:
+        return (MPI_Aint)value;       /* the address itself */
     }
-    return (MPI_Aint)value;           /* MPI_WIN_BASE: the address itself */
+    return mica_fortran_attr_value(kind, handle, keyval, value);
 }
 
 #endif
