@@ -101,7 +101,8 @@ class Impl:
         self.mode, self.errors, null_ok, nullable, self.rooted, self.lock = values
         self.null_ok = set(null_ok.split(',')) if null_ok else set()
         self.nullable = set(nullable.split(',')) if nullable else set()
-        if self.errors not in (None, 'file_null') or self.rooted not in (None, 'gather', 'scatter') \
+        if self.errors not in (None, 'file_null') \
+                or self.rooted not in (None, 'gather', 'scatter', 'reduce') \
                 or self.lock not in (None, 'none'):
             raise SystemExit('%s: unknown errors, rooted or lock value' % where)
 
