@@ -118,8 +118,9 @@ def insignificant(f, p):
     s = side(p)
     conds = []
     buf = {'send': 'sendbuf', 'recv': 'recvbuf'}.get(s)
-    # In place: the other arguments of that side are ignored (the buffer itself is not NULL).
-    if buf in names and p.name != buf and (p.handle or p.kind in COUNT_KINDS):
+    # In place (where allowed: impl.tsv's in_place column): the other arguments of that side
+    # are ignored (the buffer itself is not NULL then).
+    if buf and buf == f.impl.in_place and p.name != buf and (p.handle or p.kind in COUNT_KINDS):
         conds.append('%s != MPI_IN_PLACE' % buf)
     at_root, at_leaves = ROOTED.get(f.impl.rooted, (None, None))
     if s and s == at_root:
@@ -329,7 +330,7 @@ def binding(f, mode):
 
 
 # The row of a function impl.tsv does not list.
-ABSENT = api.Impl(['-', 'absent', '-', '-', '-', '-', '-'], 'absent')
+ABSENT = api.Impl(['-', 'absent', '-', '-', '-', '-', '-', '-'], 'absent')
 
 
 def generate(functions, rows):
