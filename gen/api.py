@@ -92,18 +92,20 @@ def constants():
 
 class Impl:
     """A row of src/bindings/c/impl.tsv (its opening comment describes the columns)."""
-    COLUMNS = ('mode', 'errors', 'null_ok', 'nullable', 'rooted', 'lock')
+    COLUMNS = ('mode', 'errors', 'null_ok', 'nullable', 'rooted', 'in_place', 'lock')
 
     def __init__(self, fields, where):
         if len(fields) != 1 + len(self.COLUMNS):
             raise SystemExit('%s: %d columns expected' % (where, 1 + len(self.COLUMNS)))
         values = [None if v == '-' else v for v in fields[1:]]
-        self.mode, self.errors, null_ok, nullable, self.rooted, self.lock = values
+        self.mode, self.errors, null_ok, nullable, self.rooted, self.in_place, self.lock = values
         self.null_ok = set(null_ok.split(',')) if null_ok else set()
         self.nullable = set(nullable.split(',')) if nullable else set()
-        if self.errors not in (None, 'file_null') or self.rooted not in (None, 'gather', 'scatter') \
+        if self.errors not in (None, 'file_null') \
+                or self.rooted not in (None, 'gather', 'scatter', 'reduce') \
+                or self.in_place not in (None, 'sendbuf', 'recvbuf') \
                 or self.lock not in (None, 'none'):
-            raise SystemExit('%s: unknown errors, rooted or lock value' % where)
+            raise SystemExit('%s: unknown errors, rooted, in_place or lock value' % where)
 
 
 def implementation():

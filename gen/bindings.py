@@ -93,26 +93,42 @@ def initial_errobj(f):
     return 'NULL'
 
 
+# impl.tsv's rooted column: (the side significant at the root only, the side significant only
+# outside the root's group of an intercommunicator).
+ROOTED = {'gather': ('recv', 'send'), 'reduce': ('recv', 'send'), 'scatter': ('send', 'recv')}
+
+
+def side(p):
+    """The side of a transfer parameter p belongs to ('send', 'recv', 'origin'), or None."""
+    for s in ('send', 'recv', 'origin'):
+        if p.name.startswith(s):
+            return s
+    return None
+
+
 def insignificant(f, p):
-    """' && C condition' under which the standard says handle p is ignored, so not checked (the
-    core gets NULL then): a collective's send type with MPI_IN_PLACE as sendbuf (its receive
-    type with MPI_IN_PLACE as recvbuf), the receive type of a gather and the send type of a
-    scatter at processes other than the root, and on an intercommunicator the send type of a
-    gather and the receive type of a scatter in the root's group (impl.tsv's rooted column)."""
+    """' && C condition' under which the standard says parameter p (a buffer, its count or
+    datatype) is ignored, so not checked (the core gets NULL for a handle then): a collective's
+    send side with MPI_IN_PLACE as sendbuf (its receive side with MPI_IN_PLACE as recvbuf), the
+    receive side of a gather or reduction and the send side of a scatter at processes other than
+    the root, on an intercommunicator the other side in the root's group (impl.tsv's rooted
+    column), and an accumulate's origin with MPI_NO_OP. A datatype shared by both sides
+    (MPI_Reduce's) has no side, so it and its count are always significant."""
     names = {q.name for q in f.params}
+    s = side(p)
     conds = []
-    if p.handle == 'MPI_Datatype':
-        buf = {'sendtype': 'sendbuf', 'recvtype': 'recvbuf'}.get(p.name)
-        if buf in names:
-            conds.append('%s != MPI_IN_PLACE' % buf)
-        at_root = {'gather': 'recvtype', 'scatter': 'sendtype'}.get(f.impl.rooted)
-        at_leaves = {'gather': 'sendtype', 'scatter': 'recvtype'}.get(f.impl.rooted)
-        if p.name == at_root:
-            conds.append('mica_comm_is_root(comm_, root)')
-        if p.name == at_leaves:
-            conds.append('mica_comm_is_leaf(comm_, root)')
-        if p.name == 'origin_datatype' and 'op' in names:  # MPI_NO_OP ignores the origin
-            conds.append('op != MPI_NO_OP')
+    buf = {'send': 'sendbuf', 'recv': 'recvbuf'}.get(s)
+    # In place (where allowed: impl.tsv's in_place column): the other arguments of that side
+    # are ignored (the buffer itself is not NULL then).
+    if buf and buf == f.impl.in_place and p.name != buf and (p.handle or p.kind in COUNT_KINDS):
+        conds.append('%s != MPI_IN_PLACE' % buf)
+    at_root, at_leaves = ROOTED.get(f.impl.rooted, (None, None))
+    if s and s == at_root:
+        conds.append('mica_comm_is_root(comm_, root)')
+    if s and s == at_leaves:
+        conds.append('mica_comm_is_leaf(comm_, root)')
+    if s == 'origin' and 'op' in names:   # MPI_NO_OP ignores the origin
+        conds.append('op != MPI_NO_OP')
     return ''.join(' && ' + c for c in conds)
 
 
@@ -250,7 +266,9 @@ def null_buffers(f):
             continue
         cond = '!%s && %s > 0 && %s_ && %s_->size > 0 && %s_->true_lb == 0' % (
             buf.name, count.name, type_.name, type_.name, type_.name)
-        cond += insignificant(f, type_)
+        for c in (insignificant(f, type_) + insignificant(f, buf)).split(' && ')[1:]:
+            if ' && %s' % c not in cond:      # a buffer's and its datatype's conditions
+                cond += ' && ' + c
         out.append('    if (MICA_UNLIKELY(%s))\n' % cond)
         out.append('        return mica_raise(eo_, mica_error(MPI_ERR_BUFFER, "%s is NULL with '
                    '%s=%%lld", (long long)%s), fn);\n' % (buf.name, count.name, count.name))
@@ -312,7 +330,7 @@ def binding(f, mode):
 
 
 # The row of a function impl.tsv does not list.
-ABSENT = api.Impl(['-', 'absent', '-', '-', '-', '-', '-'], 'absent')
+ABSENT = api.Impl(['-', 'absent', '-', '-', '-', '-', '-', '-'], 'absent')
 
 
 def generate(functions, rows):

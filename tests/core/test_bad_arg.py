@@ -11,7 +11,11 @@ records who called it and returns (so MPI_ERRORS_ARE_FATAL anywhere would end th
 A baseline call with every argument valid comes first: where it fails (BASELINE_FAILS says
 why), the function's cases still must return an error without crashing, but the class and the
 handler are not checked. The program is generated from api/functions.tsv and
-src/bindings/c/impl.tsv (gen/api.py's parameter model), so it covers new functions by itself."""
+src/bindings/c/impl.tsv (gen/api.py's parameter model), so it covers new functions by itself.
+
+Where the bindings' generator says MPI_IN_PLACE makes an argument insignificant (gen/bindings.py's
+insignificant), its invalid values are tried again with that buffer MPI_IN_PLACE: the call must
+then succeed as the all-valid call with MPI_IN_PLACE does (or, where that one fails, not crash)."""
 import concurrent.futures
 import os
 import re
@@ -22,6 +26,7 @@ import time
 root, prefix, tmp = os.environ['MICA_ROOT'], os.environ['MICA_PREFIX'], os.environ['MICA_TMP']
 sys.path.insert(0, os.path.join(root, 'gen'))
 import api  # noqa: E402
+import bindings  # noqa: E402
 
 # What ends the process or MPI on purpose, and what has no error to return.
 LEFT_OUT = {'MPI_Abort', 'MPI_Init', 'MPI_Init_thread', 'MPI_Finalize', 'MPI_Session_finalize',
@@ -408,6 +413,34 @@ def error_param(f):
     return None
 
 
+def ignored_in_place(f):
+    """[(buffer, its label, the parameters ignored when it is MPI_IN_PLACE)], from the rules the
+    bindings are generated with (one process: it is the root, so only MPI_IN_PLACE matters)."""
+    f.impl = rows[f.name]
+    out = []
+    for b in ('sendbuf', 'recvbuf'):
+        ps = [p for p in f.params if p.name != '...' and not p.pointer and not p.array
+              and '%s != MPI_IN_PLACE' % b in bindings.insignificant(f, p)]
+        if ps:
+            out.append((b, ps))
+    return out
+
+
+def in_place_cases(f):
+    """Cases (param, label, statement, expectation): the all-valid call with the buffer
+    MPI_IN_PLACE ('in place'), then each invalid value of an argument that ignores
+    ('ignored')."""
+    out = []
+    for b, ps in ignored_in_place(f):
+        buf = next(p for p in f.params if p.name == b)
+        out.append((buf, 'all valid, %s MPI_IN_PLACE' % b, 'V = MPI_IN_PLACE', 'in place'))
+        for p in ps:
+            for label, stmt, cls in invalids(f, p):
+                stmt = 'a_%s = MPI_IN_PLACE; %s' % (b, stmt)
+                out.append((p, '%s, %s MPI_IN_PLACE (ignored)' % (label, b), stmt, 'ignored'))
+    return out
+
+
 def c_function(i, f, cases):
     decl, expr = [], []
     sub = {}
@@ -453,6 +486,7 @@ for i, f in enumerate(functions):
     for p in f.params:
         if p.name != '...':
             cases += [(p,) + c for c in invalids(f, p)]
+    cases += in_place_cases(f)
     chunks.append(c_function(i, f, cases))
     all_cases.append((i, -1, f, None, 'all valid', 'MPI_SUCCESS'))
     all_cases += [(i, n, f, p, label, cls) for n, (p, label, stmt, cls) in enumerate(cases)]
@@ -499,10 +533,14 @@ def run(case):
 t0 = time.time()
 with concurrent.futures.ThreadPoolExecutor(4) as pool:
     results = list(pool.map(run, all_cases))
-base_ok = {}
+base_ok, in_place_ok = {}, {}
 for (i, n, f, p, label, cls), status, got in results:
     if n == -1:
         base_ok[i] = status == 'ok' and got[1] == '0'
+    if cls == 'in place':             # the ignored cases after it expect its outcome
+        ok = status == 'ok' and got[1] == '0'
+    if cls == 'ignored':
+        in_place_ok[(i, n)] = ok
 wrong, expected, class_mismatch = [], [], 0
 for (i, n, f, p, label, cls), status, got in results:
     what = '%s(%s: %s)' % (f.name, p.name if p else '-', label)
@@ -514,6 +552,12 @@ for (i, n, f, p, label, cls), status, got in results:
             complaint = '%s: returned %s (class %s) with every argument valid' % (what, got[0], got[1])
         elif base_ok[i] and f.name in BASELINE_FAILS:
             complaint = '%s: succeeds now: take it out of BASELINE_FAILS' % what
+    elif cls == 'in place':
+        pass                          # MPI_IN_PLACE may be an error there; it must not crash
+    elif cls == 'ignored':
+        if in_place_ok[(i, n)] and got[1] != '0':
+            complaint = '%s: returned class %s, not MPI_SUCCESS: the argument is ignored' % (
+                what, got[1])
     elif got[1] == '0':
         complaint = '%s: returned MPI_SUCCESS' % what
     elif base_ok[i]:
