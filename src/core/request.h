@@ -62,6 +62,7 @@ struct mica_request {
     uint8_t freed;                    /* the user freed it while still pending */
     uint8_t mode;                     /* send mode (enum mica_send_mode) */
     uint8_t state;                    /* protocol state, owned by pt2pt */
+    uint8_t cancel;                   /* a send's cancel in flight, owned by pt2pt */
     atomic_int done;                  /* set last, with release, when complete */
     MPI_Status status;                /* valid once done */
 
@@ -77,6 +78,7 @@ struct mica_request {
     MPI_Count moved;                  /* bytes moved so far by a pipelined transfer */
     MPI_Count total;                  /* bytes the pipelined transfer will move */
     uint64_t remote;                  /* the peer's request, for the rendezvous */
+    uint64_t serial;                  /* a send: its number, which a cancel names (proto.h) */
     MPI_Count message;                /* a rendezvous receive: the whole message's bytes */
     int sender;                       /* a rendezvous receive: the sender's world rank */
     void *bsend_buf;                  /* MPI_Bsend: the packed copy in the attached buffer */

@@ -22,7 +22,7 @@ typedef struct umsg {
     uint32_t context;
     int src, tag, world;              /* comm rank, tag, and the sender's world rank */
     int sync, rts, key;
-    uint64_t size, sreq;
+    uint64_t size, sreq, serial;
     char data[];                      /* an eager message's payload, or an RTS's key */
 } umsg_t;
 
@@ -47,6 +47,7 @@ static struct {
     umsg_t *unexp_head, **unexp_tail;
     size_t eager_limit, chunk;
     MPI_Count single_copy;            /* messages from this size are read by get */
+    uint64_t serial;                  /* the last send's serial (proto.h) */
 } pt;
 
 int mica_pt2pt_init(int rank, int size)
@@ -105,6 +106,10 @@ static void finish(mica_request_t *r)
         mica_request_complete(r);
 }
 
+/* A send's cancel in flight (r->cancel): the answer completes the request, so it stays while
+ * the answer is on its way even if the send itself is done meanwhile. */
+enum { CANCEL_NONE, CANCEL_ASKED, CANCEL_ASKED_DONE };
+
 static void finish_send(mica_request_t *r)
 {
     free(r->scratch);                 /* a packed copy the receiver read (blocking sends' */
@@ -112,7 +117,10 @@ static void finish_send(mica_request_t *r)
     r->status.MPI_ERROR = MPI_SUCCESS;
     if (r->bsend_buf)
         mica_pt2pt_bsend_release(r);
-    finish(r);
+    if (r->cancel == CANCEL_ASKED)
+        r->cancel = CANCEL_ASKED_DONE;
+    else
+        finish(r);
 }
 
 static void finish_recv(mica_request_t *r, int src, int tag, MPI_Count size, MPI_Count got)
@@ -150,21 +158,20 @@ static void queue(peer_t *p, mica_request_t *r)
     p->tail = r;
 }
 
-static void ctl_send(int world, unsigned am, uint64_t sreq, uint64_t rreq, uint64_t size)
+static void ctl_send_hdr(int world, unsigned am, const mica_pt2pt_hdr_t *hdr)
 {
     peer_t *p = &pt.peers[world];
     mica_transport_pkt_t *pkt = p->ctl_head ? NULL : p->tp->send_begin(world, 0);
-    mica_pt2pt_hdr_t hdr = {.sreq = sreq, .rreq = rreq, .size = size};
     if (pkt) {
         pkt->am = (uint16_t)am;
-        *mica_pt2pt_hdr(pkt) = hdr;
+        *mica_pt2pt_hdr(pkt) = *hdr;
         p->tp->send_commit(world, pkt);
         return;
     }
     ctl_t *c = malloc(sizeof *c);     /* no room: keep it for the next flush */
     if (!c)
         abort();                      /* out of memory in the progress engine: nothing is safe */
-    *c = (ctl_t){.am = am, .hdr = hdr};
+    *c = (ctl_t){.am = am, .hdr = *hdr};
     if (!p->head && !p->ctl_head)
         pt.busy++;
     if (p->ctl_tail)
@@ -172,6 +179,12 @@ static void ctl_send(int world, unsigned am, uint64_t sreq, uint64_t rreq, uint6
     else
         p->ctl_head = c;
     p->ctl_tail = c;
+}
+
+static void ctl_send(int world, unsigned am, uint64_t sreq, uint64_t rreq, uint64_t size)
+{
+    mica_pt2pt_hdr_t hdr = {.sreq = sreq, .rreq = rreq, .size = size};
+    ctl_send_hdr(world, am, &hdr);
 }
 
 /* A large send from a non-contiguous buffer is packed into a copy of this size at most, which
@@ -244,6 +257,7 @@ static int push(mica_request_t *r, int world)
     h->tag = r->tag;
     h->size = (uint64_t)r->bytes;
     h->sreq = (uint64_t)(uintptr_t)r;
+    h->offset = r->serial;
     if (eager && r->bytes)
         pack_out(r, 0, mica_transport_payload(pkt), (size_t)r->bytes);
     if (region)
@@ -310,6 +324,7 @@ int mica_pt2pt_send_now(const void *buf, MPI_Count count, mica_type_t *type, int
     h->src = comm->rank;
     h->tag = tag;
     h->size = (uint64_t)bytes;
+    h->offset = 0;                    /* no request: no cancel names it */
     void *payload = mica_transport_payload(pkt);
     if (type->contiguous)
         memcpy(payload, (const char *)buf + type->true_lb, (size_t)bytes);
@@ -324,6 +339,7 @@ void mica_pt2pt_start_send(mica_request_t *r)
     int world = mica_comm_peer_world(r->comm, r->peer);
     peer_t *p = &pt.peers[world];
     r->state = ST_QUEUED;
+    r->serial = ++pt.serial;
     if (!p->head && !p->ctl_head && push(r, world))
         return;
     queue(p, r);
@@ -470,6 +486,92 @@ static mica_request_t *match_posted(uint32_t context, int src, int tag)
     return NULL;
 }
 
+/* --- cancelling a send ------------------------------------------------------------------- */
+
+/* The receiver's side of a CANCEL: take the message with this serial from `world` off the
+ * unexpected queue and answer whether it did (not: matched, received, or taken by
+ * MPI_Mprobe). The answer names the message's own request too when the sender waits for it
+ * (an RTS, a synchronous send): a buffered send's, which is not the one cancelled. */
+static void withdraw(int world, const mica_pt2pt_hdr_t *h)
+{
+    mica_pt2pt_hdr_t ans = {.sreq = h->sreq};
+    for (umsg_t **pu = &pt.unexp_head; *pu; pu = &(*pu)->next) {
+        umsg_t *u = *pu;
+        if (u->world == world && u->serial == h->offset) {
+            *pu = u->next;
+            if (pt.unexp_tail == &u->next)
+                pt.unexp_tail = pu;
+            ans.size = 1;
+            ans.rreq = u->rts || u->sync ? u->sreq : 0;
+            free(u);
+            break;
+        }
+    }
+    ctl_send_hdr(world, MICA_PT2PT_CANCELLED, &ans);
+}
+
+static void finish_cancelled(mica_request_t *r)
+{
+    r->status.MPI_internal[MICA_STATUS_CANCELLED] = 1;
+    mica_status_set_count(&r->status, 0);
+    r->state = ST_NEW;
+    finish_send(r);
+}
+
+/* The sender's side: the receiver's answer completes the request, cancelled or sent. */
+static void cancel_answered(mica_request_t *r, int world, const mica_pt2pt_hdr_t *h)
+{
+    mica_request_t *msg = (mica_request_t *)(uintptr_t)h->rreq;
+    int done = r->cancel == CANCEL_ASKED_DONE;
+    r->cancel = CANCEL_NONE;
+    if (msg && msg != r) {            /* a buffered send's copy, waiting for a CTS or an ACK */
+        if (msg->state == ST_WAIT_GET)
+            unexpose(msg, world);
+        finish_cancelled(msg);
+    }
+    if (h->size) {                    /* no CTS or ACK will come: the receiver never saw it */
+        if (r->state == ST_WAIT_GET)
+            unexpose(r, world);
+        finish_cancelled(r);
+    } else if (done) {
+        finish(r);
+    }                                 /* else its CTS or ACK is still to come */
+}
+
+int mica_pt2pt_cancel_send(mica_request_t *r)
+{
+    if (r->cancel != CANCEL_NONE || !r->serial || r->peer == MPI_PROC_NULL)
+        return 0;
+    int world = mica_comm_peer_world(r->comm, r->peer);
+    peer_t *p = &pt.peers[world];
+    if (r->state == ST_QUEUED && !mica_request_done(r)) {  /* not handed to the transport yet */
+        mica_request_t **pr = &p->head, *prev = NULL;
+        while (*pr != r) {
+            prev = *pr;
+            pr = &(*pr)->next;
+        }
+        *pr = r->next;
+        if (p->tail == r)
+            p->tail = prev;
+        if (!p->head && !p->ctl_head)
+            pt.busy--;
+        finish_cancelled(r);
+        return 1;
+    }
+    if (mica_request_done(r)) {       /* an eager message or a buffered send's copy, perhaps
+                                       * still unmatched: open the request again */
+        atomic_store_explicit(&r->done, 0, memory_order_relaxed);
+        r->cancel = CANCEL_ASKED_DONE;
+    } else if (r->state == ST_WAIT_ACK || r->state == ST_WAIT_CTS || r->state == ST_WAIT_GET) {
+        r->cancel = CANCEL_ASKED;
+    } else {
+        return 0;                     /* streaming: matched already */
+    }
+    mica_pt2pt_hdr_t hdr = {.sreq = (uint64_t)(uintptr_t)r, .offset = r->serial};
+    ctl_send_hdr(world, MICA_PT2PT_CANCEL, &hdr);
+    return 1;
+}
+
 static void handle(int world, mica_transport_pkt_t *pkt)
 {
     const mica_pt2pt_hdr_t *h = mica_pt2pt_hdr(pkt);
@@ -492,7 +594,7 @@ static void handle(int world, mica_transport_pkt_t *pkt)
                 abort();
             *u = (umsg_t){.context = h->context, .src = h->src, .tag = h->tag, .world = world,
                           .sync = h->flags & MICA_PT2PT_SYNC, .rts = pkt->am == MICA_PT2PT_RTS,
-                          .key = key, .size = h->size, .sreq = h->sreq};
+                          .key = key, .size = h->size, .sreq = h->sreq, .serial = h->offset};
             memcpy(u->data, mica_transport_payload(pkt), keep);
             *pt.unexp_tail = u;
             pt.unexp_tail = &u->next;
@@ -534,6 +636,12 @@ static void handle(int world, mica_transport_pkt_t *pkt)
         finish_send(r);
         return;
     }
+    case MICA_PT2PT_CANCEL:
+        withdraw(world, h);
+        return;
+    case MICA_PT2PT_CANCELLED:
+        cancel_answered((mica_request_t *)(uintptr_t)h->sreq, world, h);
+        return;
     }
 }
 

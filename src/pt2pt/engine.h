@@ -21,6 +21,10 @@ int mica_pt2pt_send_now(const void *buf, MPI_Count count, mica_type_t *type, int
 void mica_pt2pt_start_recv(mica_request_t *r);
 /* Cancel a receive not yet matched: 1 if cancelled. */
 int mica_pt2pt_cancel_recv(mica_request_t *r);
+/* Ask to cancel a send: 1 if asked (the request completes when the receiver has answered, as
+ * cancelled unless it had matched the message), 0 if it cannot be cancelled any more (matched,
+ * streaming, a buffered send's copy in flight). */
+int mica_pt2pt_cancel_send(mica_request_t *r);
 
 /* Is a matching message waiting? Fills *status (may be NULL) like a receive would. */
 int mica_pt2pt_probe(uint32_t context, int src, int tag, MPI_Status *status);

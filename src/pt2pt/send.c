@@ -32,18 +32,49 @@ void mica_pt2pt_complete_proc_null(mica_request_t *r)
     mica_request_complete(r);
 }
 
-/* Start a send described by r; a buffered send first copies the data into the attached buffer. */
+/* A buffered send is complete once its data is in the attached buffer (the standard: it is
+ * local): the message goes on under a request of the library's own, released by the engine
+ * when the receiver has it, while r completes at once. */
+static int start_buffered(mica_request_t *r)
+{
+    mica_request_t *m = mica_request_new(MICA_REQ_SEND);
+    if (!m)
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
+    m->buf = r->buf;
+    m->count = r->count;
+    m->type = r->type;
+    m->peer = r->peer;
+    m->tag = r->tag;
+    m->comm = r->comm;
+    m->context = r->context;
+    m->bytes = r->bytes;
+    m->mode = MICA_SEND_BUFFERED;
+    int rc = mica_pt2pt_bsend_copy(m);
+    if (rc != MPI_SUCCESS) {
+        m->type = NULL;
+        m->comm = NULL;
+        mica_request_release(m);
+        return rc;
+    }
+    m->type = NULL;                   /* it sends the packed copy */
+    mica_comm_retain(m->comm);
+    m->freed = 1;
+    mica_pt2pt_start_send(m);
+    r->serial = m->serial;            /* what a cancel of r names */
+    r->status = (MPI_Status){.MPI_ERROR = MPI_SUCCESS};
+    mica_request_complete(r);
+    return MPI_SUCCESS;
+}
+
+/* Start a send described by r. */
 static int start_send(mica_request_t *r)
 {
     if (r->peer == MPI_PROC_NULL) {
         mica_pt2pt_complete_proc_null(r);
         return MPI_SUCCESS;
     }
-    if (r->mode == MICA_SEND_BUFFERED) {
-        int rc = mica_pt2pt_bsend_copy(r);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
+    if (r->mode == MICA_SEND_BUFFERED)
+        return start_buffered(r);
     mica_pt2pt_start_send(r);
     return MPI_SUCCESS;
 }
@@ -213,9 +244,15 @@ void mica_pt2pt_request_free(mica_request_t *r)
         mica_comm_release(r->comm);
 }
 
+static int cancel_send(mica_request_t *r)
+{
+    mica_pt2pt_cancel_send(r);        /* one already matched is not cancelled */
+    return MPI_SUCCESS;
+}
+
 void mica_pt2pt_register(void)
 {
-    static const mica_request_ops_t send_ops = {.start = start_send,
+    static const mica_request_ops_t send_ops = {.start = start_send, .cancel = cancel_send,
                                                 .free = mica_pt2pt_request_free};
     mica_request_set_ops(MICA_REQ_SEND, &send_ops);
     mica_request_set_ops(MICA_REQ_RECV, &mica_pt2pt_recv_ops);
