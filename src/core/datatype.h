@@ -3,6 +3,7 @@
 #ifndef MICA_DATATYPE_H
 #define MICA_DATATYPE_H
 
+#include <limits.h>
 #include "core/objects.h"
 
 typedef struct mica_block {
@@ -73,8 +74,17 @@ enum mica_category {
     MICA_CAT_NONE,                    /* characters, MPI_PACKED: no predefined reduction */
     MICA_CAT_CINT, MICA_CAT_FINT, MICA_CAT_FLOAT, MICA_CAT_LOGICAL, MICA_CAT_COMPLEX,
     MICA_CAT_BYTE, MICA_CAT_MULTI,    /* MPI_AINT, MPI_OFFSET, MPI_COUNT */
+    MICA_CAT_CHAR,                    /* MPI_CHAR, MPI_CHARACTER: in no group of the standard's;
+                                       * reduced as small integers, as MPICH does (op.c) */
     MICA_CAT_PAIR                     /* the MINLOC/MAXLOC value-index pairs */
 };
+
+/* A char's kernels: the machine's char is signed or not. */
+#if CHAR_MIN < 0
+#define MICA_CT_CHAR MICA_CT_I8
+#else
+#define MICA_CT_CHAR MICA_CT_U8
+#endif
 
 /* Every predefined datatype of the ABI: X(handle, ctype, category, C type of one element).
  * The objects are mica_type_<handle> (type_predefined.c); predefined.c indexes them. */
@@ -103,7 +113,7 @@ enum mica_category {
     X(MPI_COMPLEX, C32, COMPLEX, float _Complex)                                            \
     X(MPI_DOUBLE_PRECISION, F64, FLOAT, double)                                             \
     X(MPI_DOUBLE_COMPLEX, C64, COMPLEX, double _Complex)                                    \
-    X(MPI_CHARACTER, NONE, NONE, char)                                                      \
+    X(MPI_CHARACTER, CHAR, CHAR, char)                                                      \
     X(MPI_LONG_DOUBLE, FLD, FLOAT, long double)                                             \
     X(MPI_C_LONG_DOUBLE_COMPLEX, CLD, COMPLEX, long double _Complex)                        \
     X(MPI_CXX_LONG_DOUBLE_COMPLEX, CLD, COMPLEX, long double _Complex)                      \
@@ -112,7 +122,7 @@ enum mica_category {
     X(MPI_WCHAR, NONE, NONE, wchar_t)                                                       \
     X(MPI_INT8_T, I8, CINT, int8_t)                                                         \
     X(MPI_UINT8_T, U8, CINT, uint8_t)                                                       \
-    X(MPI_CHAR, NONE, NONE, char)                                                           \
+    X(MPI_CHAR, CHAR, CHAR, char)                                                           \
     X(MPI_SIGNED_CHAR, I8, CINT, signed char)                                               \
     X(MPI_UNSIGNED_CHAR, U8, CINT, unsigned char)                                           \
     X(MPI_BYTE, U8, BYTE, unsigned char)                                                    \

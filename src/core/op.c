@@ -4,8 +4,7 @@
  * The kernels, one plain loop per (operation, C type) that the compiler vectorises, are
  * generated (gen/ops.py: mica_op_kernels). Which pairs exist follows the standard's groups of
  * basic types (C integer, Fortran integer, floating point, logical, complex, byte,
- * multi-language, pairs);
- * anything else is MPI_ERR_OP. A derived type is reduced through its basic type. */
+ * multi-language, pairs) and MPICH's extensions (below); anything else is MPI_ERR_OP. A derived type is reduced through its basic type. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +14,23 @@
 #include "core/op.h"
 #include "core_api.h"
 
-/* The groups of basic types each predefined operation is defined for. */
+/* The groups of basic types each predefined operation is defined for: the standard's table,
+ * and two extensions MPICH has, so that its users' programs keep working: MPI_CHAR and
+ * MPI_CHARACTER are small integers (CHAR), and the logical operations take the integer groups
+ * (FINT, MULTI) too. */
 #define CAT(c) (1u << MICA_CAT_##c)
+#define INTEGERS (CAT(CINT) | CAT(FINT) | CAT(MULTI) | CAT(CHAR))
 static const unsigned allowed[MICA_OP_COUNT] = {
-    [MICA_OP_SUM] = CAT(CINT) | CAT(FINT) | CAT(FLOAT) | CAT(COMPLEX) | CAT(MULTI),
-    [MICA_OP_PROD] = CAT(CINT) | CAT(FINT) | CAT(FLOAT) | CAT(COMPLEX) | CAT(MULTI),
-    [MICA_OP_MAX] = CAT(CINT) | CAT(FINT) | CAT(FLOAT) | CAT(MULTI),
-    [MICA_OP_MIN] = CAT(CINT) | CAT(FINT) | CAT(FLOAT) | CAT(MULTI),
-    [MICA_OP_LAND] = CAT(CINT) | CAT(LOGICAL),
-    [MICA_OP_LOR] = CAT(CINT) | CAT(LOGICAL),
-    [MICA_OP_LXOR] = CAT(CINT) | CAT(LOGICAL),
-    [MICA_OP_BAND] = CAT(CINT) | CAT(FINT) | CAT(BYTE) | CAT(MULTI),
-    [MICA_OP_BOR] = CAT(CINT) | CAT(FINT) | CAT(BYTE) | CAT(MULTI),
-    [MICA_OP_BXOR] = CAT(CINT) | CAT(FINT) | CAT(BYTE) | CAT(MULTI),
+    [MICA_OP_SUM] = INTEGERS | CAT(FLOAT) | CAT(COMPLEX),
+    [MICA_OP_PROD] = INTEGERS | CAT(FLOAT) | CAT(COMPLEX),
+    [MICA_OP_MAX] = INTEGERS | CAT(FLOAT),
+    [MICA_OP_MIN] = INTEGERS | CAT(FLOAT),
+    [MICA_OP_LAND] = INTEGERS | CAT(LOGICAL),
+    [MICA_OP_LOR] = INTEGERS | CAT(LOGICAL),
+    [MICA_OP_LXOR] = INTEGERS | CAT(LOGICAL),
+    [MICA_OP_BAND] = INTEGERS | CAT(BYTE),
+    [MICA_OP_BOR] = INTEGERS | CAT(BYTE),
+    [MICA_OP_BXOR] = INTEGERS | CAT(BYTE),
     [MICA_OP_MINLOC] = CAT(PAIR),
     [MICA_OP_MAXLOC] = CAT(PAIR),
 };
