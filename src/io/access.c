@@ -2,6 +2,7 @@
  * nonblocking (complete at once), collective (independent I/O, which the standard allows) and
  * split collective. Positions count etypes of the view; data moves with pread/pwrite. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,8 +38,8 @@ static int not_sequential(mica_file_t *fh, const char *what)
 
 /* Move (buf, count, type) to or from the view's data bytes from `d` on; `moved` gets the bytes
  * moved, fewer than asked when a read meets the end of the file. */
-static int transfer(mica_file_t *fh, int dir, MPI_Offset d, void *buf, MPI_Count count,
-                    mica_type_t *type, MPI_Count *moved)
+static int move(mica_file_t *fh, int dir, MPI_Offset d, void *buf, MPI_Count count,
+                mica_type_t *type, MPI_Count *moved)
 {
     MPI_Count bytes = count * type->size, done = 0;
     char *mem, *packed = NULL;
@@ -81,6 +82,39 @@ static int transfer(mica_file_t *fh, int dir, MPI_Offset d, void *buf, MPI_Count
                           dir == WRITE ? "writing" : "reading", (long long)(d + done),
                           strerror(err));
     return MPI_SUCCESS;
+}
+
+/* Atomic mode (MPI_File_set_atomicity): an access holds a lock on the file bytes it spans
+ * (a view's displacements never decrease), shared to read, exclusive to write, so that another
+ * process's access sees all of it or none. Open file description locks: one per open file, so
+ * threads and other files of the process do not interfere. */
+static int lock_span(mica_file_t *fh, int dir, MPI_Offset d, MPI_Count bytes, int unlock)
+{
+    MPI_Offset contiguous, first = mica_io_view_map(fh, d, &contiguous);
+    MPI_Offset last = mica_io_view_map(fh, d + bytes - 1, &contiguous);
+    struct flock l = {.l_type = unlock ? F_UNLCK : dir == WRITE ? F_WRLCK : F_RDLCK,
+                      .l_whence = SEEK_SET, .l_start = first, .l_len = last - first + 1};
+    while (fcntl(fh->fd, F_OFD_SETLKW, &l) < 0)
+        if (errno != EINTR)
+            return mica_error(MPI_ERR_IO, "fh: locking bytes %lld to %lld for atomic mode: %s",
+                              (long long)first, (long long)last, strerror(errno));
+    return MPI_SUCCESS;
+}
+
+/* move(), in atomic mode under a lock on the bytes it spans. */
+static int transfer(mica_file_t *fh, int dir, MPI_Offset d, void *buf, MPI_Count count,
+                    mica_type_t *type, MPI_Count *moved)
+{
+    MPI_Count bytes = count * type->size;
+    if (!fh->atomic || !bytes)
+        return move(fh, dir, d, buf, count, type, moved);
+    *moved = 0;
+    int rc = lock_span(fh, dir, d, bytes, 0);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = move(fh, dir, d, buf, count, type, moved);
+    lock_span(fh, dir, d, bytes, 1);
+    return rc;
 }
 
 static void set_status(MPI_Status *status, MPI_Count bytes)

@@ -311,8 +311,7 @@ int mica_file_get_info(mica_file_t *fh, MPI_Info *info_used)
     return mica_info_create(info_used);
 }
 
-/* Every access is one pread/pwrite per contiguous piece on one host's file system, which
- * POSIX already makes atomic per piece; the flag is kept for MPI_File_get_atomicity. */
+/* In atomic mode each access locks the bytes it spans (access.c). */
 int mica_file_set_atomicity(mica_file_t *fh, int flag)
 {
     fh->atomic = !!flag;
