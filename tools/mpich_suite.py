@@ -37,7 +37,7 @@ import sys
 import time
 
 GRACE = 10                            # seconds the script waits beyond an entry's time limit
-CONFIGURE_ARGS = ["--enable-strictmpi", "--disable-spawn",
+CONFIGURE_ARGS = ["--enable-strictmpi", "--disable-spawn", "--enable-threads=multiple",
                   "--disable-ft-tests", "--disable-perftest", "--enable-fortran=all"]
 
 FORTRAN_DIRS = ("f77", "f90", "f08")
