@@ -63,6 +63,10 @@ int mica_session_init(mica_info_t *info, mica_errhandler_t *errhandler, MPI_Sess
      * MPI_THREAD_MULTIPLE turns it on for the process (it never goes off again). */
     if (level == MPI_THREAD_MULTIPLE)
         mica_locking = 1;
+    /* It provides what it asked for, or more: every level once locking is on for the process
+     * (MPI_Init_thread or another session asked for MPI_THREAD_MULTIPLE), as MPICH reports. */
+    if (mica_locking)
+        s->thread_level = MPI_THREAD_MULTIPLE;
     /* The binding lets the lock go on return whenever locking is on: take it if it was off on
      * the way in (turned on by this call, or by another thread's meanwhile). */
     if (mica_locking && !mica_lock_held)

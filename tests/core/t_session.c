@@ -103,6 +103,17 @@ int main(int argc, char **argv)
     MPI_Info_get_string(info, "thread_level", &vlen, value, &flag);
     CHECK(flag && !strcmp(value, "MPI_THREAD_MULTIPLE"));
     MPI_Info_free(&info);
+    {   /* a session asking nothing gets what the process provides already (MPICH's
+         * threads/init/mult_session) */
+        MPI_Session s;
+        CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s) == MPI_SUCCESS);
+        CHECK(MPI_Session_get_info(s, &info) == MPI_SUCCESS);
+        vlen = sizeof value;
+        MPI_Info_get_string(info, "thread_level", &vlen, value, &flag);
+        CHECK(flag && !strcmp(value, "MPI_THREAD_MULTIPLE"));
+        MPI_Info_free(&info);
+        CHECK(MPI_Session_finalize(&s) == MPI_SUCCESS);
+    }
 
     check_psets(s1, -1);
     int size = comm_of_pset(s1, "mpi://WORLD", "t_session.world");
