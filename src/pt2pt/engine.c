@@ -540,7 +540,8 @@ static void cancel_answered(mica_request_t *r, int world, const mica_pt2pt_hdr_t
 
 int mica_pt2pt_cancel_send(mica_request_t *r)
 {
-    if (r->cancel != CANCEL_NONE || !r->serial || r->peer == MPI_PROC_NULL)
+    if (r->cancel != CANCEL_NONE || !r->serial || r->peer == MPI_PROC_NULL ||
+        (r->persistent && !r->active))  /* an inactive persistent request: nothing to cancel */
         return 0;
     int world = mica_comm_peer_world(r->comm, r->peer);
     peer_t *p = &pt.peers[world];
