@@ -9,6 +9,7 @@
 enum mica_req_kind {
     MICA_REQ_SEND = 1, MICA_REQ_RECV, MICA_REQ_GREQ, MICA_REQ_NULL_PROC,
     MICA_REQ_COLL,                    /* a nonblocking or persistent collective (coll/sched.h) */
+    MICA_REQ_PART,                    /* a partitioned send or receive (pt2pt/part.c) */
     MICA_REQ_KINDS
 };
 

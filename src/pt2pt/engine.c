@@ -87,16 +87,35 @@ void mica_pt2pt_finalize(void)
 
 /* --- completion ----------------------------------------------------------------------- */
 
+/* A part of a compound request is complete: the receive has the status, a send may have an
+ * error. */
+static void give_parent(mica_request_t *parent, mica_request_t *r)
+{
+    if (r->kind == MICA_REQ_RECV) {
+        parent->status = r->status;
+        if (parent->kind == MICA_REQ_PART)
+            parent->status.MPI_TAG = parent->tag;  /* the user's, not the one on the wire */
+    } else if (r->status.MPI_ERROR != MPI_SUCCESS && parent->status.MPI_ERROR == MPI_SUCCESS) {
+        parent->status.MPI_ERROR = r->status.MPI_ERROR;
+    }
+    parent->pending--;
+    mica_request_release(r);
+}
+
+void mica_pt2pt_adopt(mica_request_t *parent, mica_request_t *part)
+{
+    if (mica_request_done(part))
+        give_parent(parent, part);
+    else
+        part->parent = parent;
+}
+
 static void finish(mica_request_t *r)
 {
     mica_request_t *parent = r->parent;
-    if (parent) {                     /* a part of a compound request: the receive has the status */
-        if (r->kind == MICA_REQ_RECV)
-            parent->status = r->status;
-        else if (r->status.MPI_ERROR != MPI_SUCCESS && parent->status.MPI_ERROR == MPI_SUCCESS)
-            parent->status.MPI_ERROR = r->status.MPI_ERROR;
-        mica_request_release(r);
-        if (--parent->pending == 0)
+    if (parent) {
+        give_parent(parent, r);
+        if (!parent->pending)
             finish(parent);
         return;
     }

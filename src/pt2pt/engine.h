@@ -32,6 +32,11 @@ int mica_pt2pt_probe(uint32_t context, int src, int tag, MPI_Status *status);
 void *mica_pt2pt_mprobe(uint32_t context, int src, int tag, MPI_Status *status);
 void mica_pt2pt_mrecv(mica_request_t *r, void *msg);
 
+/* Make a started send or receive a part of `parent`, whose `pending` counts its parts: taken in
+ * at once if it is complete already (its status, or its error, given to parent), else left to
+ * complete parent when it does. The caller completes parent when pending is 0. */
+void mica_pt2pt_adopt(mica_request_t *parent, mica_request_t *part);
+
 /* What a send or receive request gives back as it goes (send.c): its communicator, retained
  * by the nonblocking and persistent forms. */
 void mica_pt2pt_request_free(mica_request_t *r);

@@ -23,9 +23,17 @@ int mica_pt2pt_isend(const void *buf, MPI_Count count, mica_type_t *type, int de
 int mica_pt2pt_irecv(void *buf, MPI_Count count, mica_type_t *type, int source, int tag,
                      mica_comm_t *comm, enum mica_context ctx, mica_request_t **req);
 
+/* A partitioned message's tag on the collective context (part.c): below the tags of
+ * MPI_Comm_create_group's messages (coll/coll.h), one per user tag modulo 2^30 - 2. */
+static inline int mica_pt2pt_part_tag(int tag)
+{
+    return MPI_ANY_TAG - 1 - 0x40000000 - tag % 0x3ffffffe;
+}
+
 /* Complete such a request with mica_request_wait (core/request.h). Hang pt2pt's request
  * operations and its progress poll on the core's seams (at MPI's start). */
 void mica_pt2pt_register(void);
 extern const mica_request_ops_t mica_pt2pt_recv_ops;    /* recv.c's, for the registration */
+extern const mica_request_ops_t mica_pt2pt_part_ops;    /* part.c's */
 
 #endif

@@ -127,24 +127,12 @@ static int start_pair(const void *sendbuf, MPI_Count sendcount, mica_type_t *sen
         mica_request_release(pair);
         return rc;
     }
-    /* The receive may have completed already; attach it only if it has not. */
-    if (mica_request_done(r)) {
-        pair->status = r->status;
-        pair->pending--;
-        mica_request_release(r);
-    } else {
-        r->parent = pair;
-    }
+    mica_pt2pt_adopt(pair, r);
     rc = mica_pt2pt_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, MICA_CTX_PT2PT,
                           MICA_SEND_STANDARD, &s);
     if (rc != MPI_SUCCESS)
         return rc;                    /* the receive stays posted: it was valid */
-    if (mica_request_done(s)) {
-        pair->pending--;
-        mica_request_release(s);
-    } else {
-        s->parent = pair;
-    }
+    mica_pt2pt_adopt(pair, s);
     if (!pair->pending)
         mica_request_complete(pair);
     *out = pair;

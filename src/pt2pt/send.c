@@ -256,5 +256,6 @@ void mica_pt2pt_register(void)
                                                 .free = mica_pt2pt_request_free};
     mica_request_set_ops(MICA_REQ_SEND, &send_ops);
     mica_request_set_ops(MICA_REQ_RECV, &mica_pt2pt_recv_ops);
+    mica_request_set_ops(MICA_REQ_PART, &mica_pt2pt_part_ops);
     mica_progress_arm(mica_pt2pt_poll);
 }

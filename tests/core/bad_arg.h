@@ -129,6 +129,17 @@ static MPI_Request v_prequest(void)
     MPI_Recv_init(v_buf(), 1, MPI_INT, MPI_PROC_NULL, 0, v_comm(), &r);
     return r;
 }
+/* Started partitioned requests of 4 partitions (to and from MPI_PROC_NULL). */
+static MPI_Request v_part(int send)
+{
+    MPI_Request r;
+    if (send)
+        MPI_Psend_init(v_buf(), 4, 1, MPI_INT, MPI_PROC_NULL, 0, v_comm(), MPI_INFO_NULL, &r);
+    else
+        MPI_Precv_init(v_buf(), 4, 1, MPI_INT, MPI_PROC_NULL, 0, v_comm(), MPI_INFO_NULL, &r);
+    MPI_Start(&r);
+    return r;
+}
 static MPI_Request v_grequest(void)
 {
     MPI_Request r;

@@ -135,6 +135,8 @@ def handle_valid(f, p):
             return 'v_grequest()'
         if f.name.startswith('MPI_Start'):
             return 'v_prequest()'
+        if f.name.startswith('MPI_Pready') or f.name == 'MPI_Parrived':
+            return 'v_part(%d)' % (f.name != 'MPI_Parrived')
         return 'v_request()'
     if t == 'MPI_Win':
         return win_for(f)
