@@ -34,7 +34,7 @@ static _Noreturn void fatal(int code, const char *fn)
     mica_abort_job(mica_error_class_of(code) > 0 ? mica_error_class_of(code) : 1, msg);
 }
 
-void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn)
+int mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn)
 {
     mica_errhandler_t *eh;
     if (eo)
@@ -44,7 +44,7 @@ void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn)
     else
         eh = mica_initial_errhandler;
     if (eh == &mica_errors_return)
-        return;
+        return code;
     if (eh == &mica_errors_are_fatal || eh == &mica_errors_abort || !eo)
         fatal(code, fn);
     void *handle = (void *)eo->obj.handle;
@@ -57,13 +57,13 @@ void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn)
         eh->fn(&handle, &code);
     }
     mica_callback_end(held);
+    return code;
 }
 
 int mica_raise(mica_errobj_t *eo, int code, const char *fn)
 {
     mica_error_set_function(code, fn);
-    mica_errhandler_invoke(eo, code, fn);
-    return code;
+    return mica_errhandler_invoke(eo, code, fn);
 }
 
 /* A handler stays alive while an object uses it or the user holds a handle to it. */

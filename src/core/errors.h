@@ -25,10 +25,12 @@ void mica_user_error_text(int code, char *buf, size_t len);
 void mica_error_text(int code, char *buf, size_t len);
 
 /* Raise `code` from MPI function `fn` on object `eo` (NULL: no object, so MPI_COMM_SELF's handler
- * while MPI is active, else the initial error handler) and return what the caller returns. */
+ * while MPI is active, else the initial error handler) and return what the caller returns: the
+ * code as a user's handler left it (it gets a pointer to it), as MPICH and Open MPI do. */
 int mica_raise(mica_errobj_t *eo, int code, const char *fn);
-/* Call the error handler of `eo` with `code` (MPI_X_call_errhandler); returns if the handler does. */
-void mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn);
+/* Call the error handler of `eo` with `code` (MPI_X_call_errhandler); returns, if the handler
+ * does, the code as the handler left it. */
+int mica_errhandler_invoke(mica_errobj_t *eo, int code, const char *fn);
 
 /* Give `eo` (an object of `kind`) error handler `eh` (retained), releasing its old one. */
 int mica_errobj_set_errhandler(mica_errobj_t *eo, unsigned kind, mica_errhandler_t *eh);
