@@ -649,6 +649,182 @@ int mica_type_create_subarray(int ndims, const int array_of_sizes[],
     return rc;
 }
 
+/* ---- darray ------------------------------------------------------------------------------ */
+
+/* The global indices of dimension `d` that process coordinate `c` of `p` holds, as runs
+ * [start, start + len): blocks of `k` dealt round-robin (block distribution is one round of
+ * blocks of ceil(gsize / p); none, one block of everything). */
+typedef struct { MPI_Count start, len; } run_t;
+
+static MPI_Count darray_runs(MPI_Count gsize, int distrib, int darg, int p, int c, run_t *runs)
+{
+    MPI_Count k = distrib == MPI_DISTRIBUTE_NONE ? gsize
+                : distrib == MPI_DISTRIBUTE_BLOCK && darg == MPI_DISTRIBUTE_DFLT_DARG
+                    ? (gsize + p - 1) / p
+                : darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
+    MPI_Count n = 0;
+    for (MPI_Count start = (MPI_Count)c * k; start < gsize; start += (MPI_Count)p * k) {
+        if (runs)
+            runs[n] = (run_t){start, gsize - start < k ? gsize - start : k};
+        n++;
+    }
+    return n;
+}
+
+static int darray(int size, int rank, int ndims, const MPI_Count *gsizes, const int *distribs,
+                  const int *dargs, const int *psizes, int order, mica_type_t *old,
+                  MPI_Datatype *newtype, int large)
+{
+    if (size <= 0)
+        return mica_error(MPI_ERR_ARG, "size=%d is not positive", size);
+    if (rank < 0 || rank >= size)
+        return mica_error(MPI_ERR_ARG, "rank=%d is not in 0..%d", rank, size - 1);
+    if (ndims <= 0)
+        return mica_error(MPI_ERR_ARG, "ndims=%d is not positive", ndims);
+    if (!gsizes || !distribs || !dargs || !psizes)
+        return mica_error(MPI_ERR_ARG, "%s is NULL", !gsizes ? "array_of_gsizes" :
+                          !distribs ? "array_of_distribs" : !dargs ? "array_of_dargs" :
+                          "array_of_psizes");
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+        return mica_error(MPI_ERR_ARG, "order=%d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
+                          order);
+    long long procs = 1;
+    for (int d = 0; d < ndims; d++) {
+        if (gsizes[d] <= 0)
+            return mica_error(MPI_ERR_ARG, "array_of_gsizes[%d]=%lld is not positive", d,
+                              (long long)gsizes[d]);
+        if (psizes[d] <= 0)
+            return mica_error(MPI_ERR_ARG, "array_of_psizes[%d]=%d is not positive", d, psizes[d]);
+        if (procs <= size)
+            procs *= psizes[d];
+        int dist = distribs[d], darg = dargs[d];
+        if (dist != MPI_DISTRIBUTE_BLOCK && dist != MPI_DISTRIBUTE_CYCLIC &&
+            dist != MPI_DISTRIBUTE_NONE)
+            return mica_error(MPI_ERR_ARG, "array_of_distribs[%d]=%d is not MPI_DISTRIBUTE_BLOCK, "
+                              "_CYCLIC or _NONE", d, dist);
+        if (dist == MPI_DISTRIBUTE_NONE && psizes[d] != 1)
+            return mica_error(MPI_ERR_ARG, "array_of_psizes[%d]=%d: a dimension of "
+                              "MPI_DISTRIBUTE_NONE is not spread over processes (1)", d, psizes[d]);
+        if (dist != MPI_DISTRIBUTE_NONE && darg != MPI_DISTRIBUTE_DFLT_DARG && darg <= 0)
+            return mica_error(MPI_ERR_ARG, "array_of_dargs[%d]=%d is neither positive nor "
+                              "MPI_DISTRIBUTE_DFLT_DARG", d, darg);
+        if (dist == MPI_DISTRIBUTE_BLOCK && darg != MPI_DISTRIBUTE_DFLT_DARG &&
+            (long long)darg * psizes[d] < gsizes[d])
+            return mica_error(MPI_ERR_ARG, "array_of_dargs[%d]=%d: %d blocks of it do not cover "
+                              "array_of_gsizes[%d]=%lld", d, darg, psizes[d], d,
+                              (long long)gsizes[d]);
+    }
+    if (procs != size)
+        return mica_error(MPI_ERR_ARG, "the product of array_of_psizes is not size=%d", size);
+    /* The process grid is row-major whatever the order; the array's dimension k in
+     * fastest-first order is dims[k], its step stride[k] bytes. */
+    int coords[ndims], dims[ndims];
+    MPI_Aint stride[ndims], total;
+    for (int d = ndims - 1, r = rank; d >= 0; d--) {
+        coords[d] = r % psizes[d];
+        r /= psizes[d];
+    }
+    int overflow = 0;
+    for (int k = 0; k < ndims; k++) {
+        dims[k] = order == MPI_ORDER_C ? ndims - 1 - k : k;
+        overflow |= __builtin_mul_overflow(k ? stride[k - 1] : old->extent,
+                                           k ? gsizes[dims[k - 1]] : 1, &stride[k]);
+    }
+    overflow |= __builtin_mul_overflow(stride[ndims - 1], gsizes[dims[ndims - 1]], &total);
+    if (overflow)
+        return mica_error(MPI_ERR_ARG, "the array spans more bytes than MPI_Aint holds");
+    /* This process's runs in each dimension; then every combination, in the array's order. */
+    run_t *runs[ndims];
+    MPI_Count nruns[ndims];
+    int err = MPI_SUCCESS;
+    for (int k = 0; k < ndims; k++) {
+        int d = dims[k];
+        nruns[k] = darray_runs(gsizes[d], distribs[d], dargs[d], psizes[d], coords[d], NULL);
+        runs[k] = malloc((nruns[k] ? nruns[k] : 1) * sizeof(run_t));
+        if (!runs[k] && !err)
+            err = mica_error(MPI_ERR_NO_MEM, "no memory for a distributed array");
+        else if (runs[k])
+            darray_runs(gsizes[d], distribs[d], dargs[d], psizes[d], coords[d], runs[k]);
+    }
+    build_t b = {0};
+    int empty = 0;
+    for (int k = 0; k < ndims; k++)
+        empty |= nruns[k] == 0;
+    /* Each index of the slower dimensions (run_of[k], within[k]: which run, how far in it),
+     * slowest last, with every run of the fastest dimension at it. */
+    MPI_Count run_of[ndims], within[ndims];
+    memset(run_of, 0, sizeof run_of);
+    memset(within, 0, sizeof within);
+    while (!err && !empty && !b.err) {
+        MPI_Aint disp = 0;
+        for (int k = 1; k < ndims; k++)
+            disp += (runs[k][run_of[k]].start + within[k]) * stride[k];
+        for (MPI_Count r = 0; r < nruns[0]; r++)
+            add(&b, old, runs[0][r].len, disp + runs[0][r].start * stride[0]);
+        int k = 1;
+        for (; k < ndims; k++) {      /* the next index of the slower dimensions */
+            if (++within[k] < runs[k][run_of[k]].len)
+                break;
+            within[k] = 0;
+            if (++run_of[k] < nruns[k])
+                break;
+            run_of[k] = 0;
+        }
+        if (k == ndims)
+            break;
+    }
+    for (int k = 0; k < ndims; k++)
+        free(runs[k]);
+    if (err) {
+        free(b.blocks), free(b.sig);
+        return err;
+    }
+    /* The arguments, as MPI_Type_get_contents lists them. */
+    struct mica_type_contents *c = contents_new(large, large ? 3 * ndims + 4 : 4 * ndims + 4, 0,
+                                                large ? ndims : 0, 1);
+    if (c) {
+        int *in = c->ints;
+        *in++ = size, *in++ = rank, *in++ = ndims;
+        for (int d = 0; d < ndims; d++) {
+            if (large)
+                c->counts[d] = gsizes[d];
+            else
+                in[d] = (int)gsizes[d];
+        }
+        in += large ? 0 : ndims;
+        for (int d = 0; d < ndims; d++)
+            in[d] = distribs[d], in[ndims + d] = dargs[d], in[2 * ndims + d] = psizes[d];
+        in[3 * ndims] = order;
+        c->types[0] = old;
+    }
+    MPI_Aint bounds[2] = {0, total};
+    return build(&b, 0, bounds, MPI_COMBINER_DARRAY, c, newtype);
+}
+
+int mica_type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                              const int array_of_distribs[], const int array_of_dargs[],
+                              const int array_of_psizes[], int order, mica_type_t *oldtype,
+                              MPI_Datatype *newtype)
+{
+    return darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                  array_of_psizes, order, oldtype, newtype, 1);
+}
+
+int mica_type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, mica_type_t *oldtype,
+                            MPI_Datatype *newtype)
+{
+    if (ndims <= 0 || !array_of_gsizes)
+        return darray(size, rank, ndims, NULL, array_of_distribs, array_of_dargs,
+                      array_of_psizes, order, oldtype, newtype, 0);
+    WIDE(gsizes, array_of_gsizes, ndims);
+    int rc = darray(size, rank, ndims, gsizes, array_of_distribs, array_of_dargs,
+                    array_of_psizes, order, oldtype, newtype, 0);
+    UNWIDE(gsizes);
+    return rc;
+}
+
 /* ---- resized, dup ------------------------------------------------------------------------ */
 
 /* A new type with the layout of `old`. */

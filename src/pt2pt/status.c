@@ -25,6 +25,18 @@ int mica_status_set_elements_c(MPI_Status *status, mica_type_t *datatype, MPI_Co
     return MPI_SUCCESS;
 }
 
+/* The _x forms, deprecated by MPI 4.1 but still in the standard (and the ABI): the MPI_Count
+ * forms under their MPI 3 names. */
+int mica_get_elements_x(const MPI_Status *status, mica_type_t *datatype, MPI_Count *count)
+{
+    return mica_get_elements_c(status, datatype, count);
+}
+
+int mica_status_set_elements_x(MPI_Status *status, mica_type_t *datatype, MPI_Count count)
+{
+    return mica_status_set_elements_c(status, datatype, count);
+}
+
 int mica_status_set_cancelled(MPI_Status *status, int flag)
 {
     status->MPI_internal[MICA_STATUS_CANCELLED] = flag != 0;

@@ -225,6 +225,11 @@ int mica_cart_sub(mica_comm_t *comm, const int remain_dims[], MPI_Comm *newcomm)
     mica_topo_t *sub = dims && periods ? new_cart(nkept, dims, periods, key, n) : NULL;
     free(dims);
     free(periods);
+    /* No dimension kept: the standard's zero-dimensional Cartesian communicator, of size 1, as
+     * MPI_Cart_create with ndims 0 makes it: for the process of rank 0 only, the others get
+     * MPI_COMM_NULL (as in MPICH, whose topo/cartsuball checks it). */
+    if (nkept == 0)
+        return mica_topo_comm(comm, 1, sub, newcomm);
     /* Everyone splits, even without memory for the topology: the others wait for us. */
     rc = mica_coll_comm_split(comm, color, key, newcomm);
     if (rc != MPI_SUCCESS) {

@@ -1,13 +1,19 @@
 /* MPI_Dims_create: the grid dimensions "as close to each other as possible", in nonincreasing
  * order, filling the zero entries of dims.
  *
- * Closest means the smallest difference between the largest and the smallest dimension; the
- * factorizations of the free part are searched exhaustively (branch and bound over its
- * divisors), so the answer is optimal where the usual greedy prime splitting is not. The
- * standard does not rank factorizations of equal spread; MPICH's choice is taken, so that
- * programs keep their grids: of those, the one with the largest dimensions (5040 in 3-d:
- * 21x16x15, not 20x18x14), then the one most even between (20 in 4-d: 5x2x2x1, not 5x4x1x1).
- * This gives MPICH 4's answer for every nnodes up to 3000 in 2 to 4 dimensions. */
+ * The standard does not define "close" nor rank the factorizations it leaves equal; Mica takes
+ * MPICH's rule (MPICH 4's dims_create.c, which Open MPI's results agree with on MPICH's tests
+ * topo/dims1-5), so that programs keep their grids when they change implementation:
+ *  1. A prime factor p of the free part m with p * p > m (at most one, the largest) can only be
+ *     a dimension of its own, the largest: it is set aside, and the rule starts again on m / p
+ *     with one dimension less, while more than one is left.
+ *  2. The rest is split to make the spread, largest minus smallest dimension, the smallest:
+ *     the spread of the rest alone, not counting the primes set aside.
+ *  3. Of equal spreads, the one whose smallest dimension is the largest; of those, the one whose
+ *     next smallest is the largest, and so on upwards (98784 in 5-d: 14x14x9x8x7, not
+ *     14x12x12x7x7; 5040 in 3-d: 21x16x15, not 20x18x14).
+ * The factorizations are searched exhaustively (branch and bound over the divisors).
+ * docs/CHOICES.md says the same for users. */
 #include <stdlib.h>
 
 #include "core/errors.h"
@@ -20,20 +26,16 @@ typedef struct {
     int best_spread, found;
 } search_t;
 
-/* Is the factorization cur better than best: a smaller spread; the same with a larger first
- * (so also last) factor; the same again with a smaller sum of squares (more even between)? */
+/* Is the factorization cur better than best: a smaller spread; the same, and from the smallest
+ * factor upwards the first that differs is larger? */
 static int better(const search_t *s, int k, int spread)
 {
     if (!s->found || spread != s->best_spread)
         return !s->found || spread < s->best_spread;
-    if (s->cur[0] != s->best[0])
-        return s->cur[0] > s->best[0];
-    long long cur = 0, best = 0;
-    for (int j = 0; j < k; j++) {
-        cur += (long long)s->cur[j] * s->cur[j];
-        best += (long long)s->best[j] * s->best[j];
-    }
-    return cur < best;
+    for (int j = k - 1; j >= 0; j--)
+        if (s->cur[j] != s->best[j])
+            return s->cur[j] > s->best[j];
+    return 0;
 }
 
 /* Is r^k <= m? (r >= 1, k >= 1; no overflow.) */
@@ -100,8 +102,8 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* m as k factors, nonincreasing and as balanced as possible, into out[]. */
-static int balance(int m, int k, int *out)
+/* m as k factors, nonincreasing and as balanced as possible (rules 2 and 3), into out[]. */
+static int balance_rest(int m, int k, int *out)
 {
     int n = 0;
     for (int d = 1; (long long)d * d <= m; d++)
@@ -126,6 +128,31 @@ static int balance(int m, int k, int *out)
     free(divisors);
     free(cur);
     return MPI_SUCCESS;
+}
+
+/* The largest prime factor of m (> 1) if it divides m once and its square exceeds m, else 0. */
+static int lone_prime(int m)
+{
+    int p = m, r = m;
+    for (int d = 2; (long long)d * d <= r; d++)
+        while (r % d == 0) {
+            p = d;
+            r /= d;
+        }
+    if (r > 1)
+        p = r;                        /* what is left is a prime, the largest */
+    return m % ((long long)p * p) != 0 && (long long)p * p > m ? p : 0;
+}
+
+/* m as k factors, nonincreasing: rule 1, then the rest. */
+static int balance(int m, int k, int *out)
+{
+    int i = 0, p;
+    while (k - i > 1 && m > 1 && (p = lone_prime(m))) {
+        out[i++] = p;
+        m /= p;
+    }
+    return balance_rest(m, k - i, out + i);
 }
 
 int mica_dims_create(int nnodes, int ndims, int dims[])

@@ -187,7 +187,14 @@ OVERRIDE = {
     ('MPI_Status_set_elements_c', 'datatype'): 'MPI_INT',
     ('MPI_Session_get_nth_pset', 'info'): 'MPI_INFO_NULL',
     ('MPI_File_set_view', 'datarep'): '"native"',
+    ('MPI_Type_create_darray', 'array_of_distribs'): 'v_ints(MPI_DISTRIBUTE_BLOCK)',
+    ('MPI_Type_create_darray_c', 'array_of_distribs'): 'v_ints(MPI_DISTRIBUTE_BLOCK)',
+    ('MPI_Unpack_external', 'insize'): '64', ('MPI_Unpack_external_c', 'insize'): '64',
+    ('MPI_Pack_external', 'outsize'): '64', ('MPI_Pack_external_c', 'outsize'): '64',
 }
+for _n in ('MPI_Pack_external', 'MPI_Pack_external_c', 'MPI_Pack_external_size',
+           'MPI_Pack_external_size_c', 'MPI_Unpack_external', 'MPI_Unpack_external_c'):
+    OVERRIDE[(_n, 'datarep')] = '"external32"'
 # Calls a function needs before it, with every argument valid: `%(param)s` is that argument.
 SETUP = {
     'MPI_Buffer_detach': 'MPI_Buffer_attach(v_bsend_buf(), 8192);',

@@ -174,8 +174,8 @@ int main(int argc, char **argv)
         ok &= z == 3 * i;
     }
     EXPECT(ok);
-    EXPECT(mica_op_check(&mica_op_MPI_SUM, mica_type_lookup(MPI_CHAR)) != MPI_SUCCESS);
-    EXPECT(mica_op_check(&mica_op_MPI_REPLACE, mica_type_lookup(MPI_CHAR)) == MPI_SUCCESS);
+    EXPECT(mica_op_check(&mica_op_MPI_SUM, mica_type_lookup(MPI_WCHAR)) != MPI_SUCCESS);
+    EXPECT(mica_op_check(&mica_op_MPI_REPLACE, mica_type_lookup(MPI_WCHAR)) == MPI_SUCCESS);
     EXPECT(mica_op_check(&mica_op_MPI_SUM, mica_type_lookup(rect)) != MPI_SUCCESS);
     EXPECT(mica_op_check(&mica_op_MPI_MAXLOC, mica_type_lookup(cdi)) == MPI_SUCCESS);
     /* MPI_REPLACE through mica_op_apply copies, whatever the layout */

@@ -95,13 +95,25 @@ static void grid(void)
     CHECK(r == c0 && n == d0);
     CHECK(MPI_Cart_get(col, 1, gd, gp, gc) == MPI_SUCCESS && gd[0] == d0 && gp[0] == 1);
     CHECK(MPI_Cart_shift(col, 0, 1, &src, &dst) == MPI_SUCCESS && dst == (c0 + 1) % d0);
+    /* Nothing kept: a zero-dimensional grid of one process, rank 0's; the others get none. */
     CHECK(MPI_Cart_sub(cart, (int[]){0, 0}, &point) == MPI_SUCCESS);
-    MPI_Comm_size(point, &n);
-    CHECK(n == 1 && topo_of(point) == MPI_CART);
-    CHECK(MPI_Cartdim_get(point, &nd) == MPI_SUCCESS && nd == 0);
+    if (rank == 0) {
+        int cmp;
+        MPI_Comm_size(point, &n);
+        CHECK(n == 1 && topo_of(point) == MPI_CART);
+        CHECK(MPI_Cartdim_get(point, &nd) == MPI_SUCCESS && nd == 0);
+        CHECK(MPI_Comm_compare(point, MPI_COMM_SELF, &cmp) == MPI_SUCCESS && cmp == MPI_CONGRUENT);
+        /* and from it, again the zero-dimensional grid */
+        MPI_Comm again;
+        CHECK(MPI_Cart_sub(point, (int[]){0}, &again) == MPI_SUCCESS && again != MPI_COMM_NULL);
+        CHECK(MPI_Cartdim_get(again, &nd) == MPI_SUCCESS && nd == 0);
+        MPI_Comm_free(&again);
+        MPI_Comm_free(&point);
+    } else {
+        CHECK(point == MPI_COMM_NULL);
+    }
     MPI_Comm_free(&row);
     MPI_Comm_free(&col);
-    MPI_Comm_free(&point);
 
     /* A duplicate is Cartesian too, with the same grid; a split is not. */
     MPI_Comm dup, split;

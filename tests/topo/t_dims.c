@@ -1,7 +1,9 @@
 /* np: 1 */
 /* MPI_Dims_create: the standard's examples, fixed entries, errors for impossible input, and
  * against a brute-force search: the result is a nonincreasing factorization whose largest
- * and smallest free dimensions are as close as any factorization allows; ties as MPICH. */
+ * and smallest free dimensions are as close as any factorization allows (up to 300, where
+ * setting a lone large prime aside changes nothing); ties and the rest as MPICH (src/topo/dims.c
+ * states the rule; MPICH's topo/dims1-5 check it up to 5 dimensions). */
 #include <mpi.h>
 #include <string.h>
 
@@ -87,6 +89,15 @@ int main(int argc, char **argv)
     expect(360, 3, (int[]){0, 0, 0}, (int[]){10, 6, 6});      /* not 9 8 5 */
     expect(2520, 4, (int[]){0, 0, 0, 0}, (int[]){10, 7, 6, 6});
     expect(20, 4, (int[]){0, 0, 0, 0}, (int[]){5, 2, 2, 1});  /* not 5 4 1 1 */
+    /* From the smallest dimension up, the first that differs is the larger (MPICH's dims5). */
+    expect(98784, 5, (int[]){0, 0, 0, 0, 0}, (int[]){14, 14, 9, 8, 7});   /* not 14 12 12 7 7 */
+    expect(119952, 5, (int[]){0, 0, 0, 0, 0}, (int[]){17, 14, 9, 8, 7});
+    expect(720720, 5, (int[]){0, 0, 0, 0, 0}, (int[]){20, 18, 14, 13, 11});
+    expect(98784, 6, (int[]){0, 0, 0, 0, 0, 0}, (int[]){8, 7, 7, 7, 6, 6});
+    /* A prime whose square exceeds nnodes is a dimension of its own, and the rest is balanced
+     * apart: 1009 x (1008 as 12 12 7), not 1009 14 9 8 whose smallest is larger. */
+    expect(1009 * 1008, 4, (int[]){0, 0, 0, 0}, (int[]){1009, 12, 12, 7});
+    expect(1009 * 1008, 6, (int[]){0, 0, 0, 0, 0, 0}, (int[]){1009, 7, 4, 4, 3, 3});
     /* Fixed entries stay; the free ones share what is left. */
     expect(12, 3, (int[]){0, 0, 2}, (int[]){3, 2, 2});
     expect(12, 3, (int[]){2, 0, 0}, (int[]){2, 3, 2});
