@@ -383,6 +383,8 @@ static int advance(mica_sched_t *s, int *moved)
         close_round(s);
         if (s->next == s->nsteps)
             return 1;
+        if (s->next == 0 && s->comm->context == MICA_CONTEXT_NONE)
+            return 0;                 /* on an MPI_Comm_idup's duplicate not agreed yet: wait */
         *moved = 1;
         run_round(s);
     }

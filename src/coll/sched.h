@@ -25,6 +25,10 @@
  * same order everywhere (MPI_Startall may start them in any order), and consecutive starts of
  * one operation never overlap, so their messages between two processes meet in order.
  *
+ * A schedule on a communicator whose MPI_Comm_idup has not completed yet (its context ids are
+ * still being agreed) starts once it has them: the handle may be passed to nonblocking
+ * collectives as soon as MPI_Comm_idup returns.
+ *
  * Building never fails half-way for the caller: an allocation failure is remembered and
  * reported by mica_sched_start, which then frees everything. All of this runs under the big lock. */
 #ifndef MICA_SCHED_H
