@@ -488,7 +488,7 @@ int main(int argc, char **argv)
     for (form = 0; form < 3; form++)
         every_collective();
     overlap();
-    CHECK(Barrier(inter) == MPI_SUCCESS);
+    CHECK(MPI_Barrier(inter) == MPI_SUCCESS);
     CHECK(MPI_Comm_free(&inter) == MPI_SUCCESS);
     MPI_Finalize();
     return CHECK_RESULT();
