@@ -208,9 +208,8 @@ def entry(collective, f, form):
     if types:                         # looked up first: the checks read them (inter: nothing)
         out.append('    rc = mica_coll_lookup_alltoallw(&a, sendtypes, recvtypes, &types_);\n')
     if m == 'coll':                   # the intercommunicator forms
-        name = f.name[:-2] if f.name.endswith('_c') else f.name
-        inter = ('mica_coll_inter_%s(&a, comm)' % collective if form == 'BLOCKING'
-                 else 'mica_coll_inter_not_yet("%s")' % name)
+        inter = 'mica_coll_inter_%s(MICA_COLL_%s, &a, comm, %s)' % (
+            collective, form, 'NULL' if form == 'BLOCKING' else 'request')
         if types:
             out.append('    if (rc == MPI_SUCCESS && comm->inter)\n        rc = %s;\n'
                        '    else if (rc == MPI_SUCCESS)\n'

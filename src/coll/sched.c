@@ -13,6 +13,7 @@ enum step_kind { STEP_SEND, STEP_RECV, STEP_COPY, STEP_REDUCE, STEP_BARRIER };
 
 typedef struct step {
     enum step_kind kind;
+    mica_comm_t *comm;                /* send, recv: on which communicator (mica_sched_on) */
     int peer;
     int alt;                          /* send, recv: on the schedule's second tag */
     const void *src;                  /* send, copy: the data; reduce: `in` */
@@ -23,6 +24,7 @@ typedef struct step {
 
 struct mica_sched {
     mica_comm_t *comm;
+    mica_comm_t *cur;                 /* where the sends and receives added now go */
     int tag;
     int error;                        /* the first error, while building or running */
     int immediate;                    /* a blocking run: each step is taken as it is added */
@@ -36,7 +38,9 @@ struct mica_sched {
     void **mem;                       /* temporaries, freed with the schedule */
     int nmem, capmem;
     mica_op_t *op;                    /* the reduction's operation, kept alive */
-    mica_request_t *req;              /* the user's request */
+    mica_request_t *req;              /* the user's request, or */
+    mica_sched_done_fn *done;         /* what to call when it completes (mica_sched_start_cb) */
+    void *done_arg;
     struct mica_sched *next_active;
     mica_request_t **own_pending;     /* immediate: the arrays on mica_sched_run's stack */
     void **own_mem;
@@ -61,12 +65,17 @@ void mica_sched_fail(mica_sched_t *s, int rc)
     fail(s, rc);
 }
 
+void mica_sched_on(mica_sched_t *s, mica_comm_t *comm)
+{
+    s->cur = comm;
+}
+
 mica_sched_t *mica_sched_new_seq(mica_comm_t *comm, uint32_t seq)
 {
     mica_sched_t *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->comm = comm;
+    s->comm = s->cur = comm;
     s->tag = MICA_TAG_NBC_FIRST + 2 * (int)(seq & MICA_TAG_NBC_MASK);
     return s;
 }
@@ -131,8 +140,8 @@ static void start_now(mica_sched_t *s, enum step_kind kind, const void *buf, MPI
     }
     mica_request_t *r = NULL;
     int rc = kind == STEP_SEND
-                 ? mica_coll_isend(buf, count, type, peer, s->tag + alt, s->comm, &r)
-                 : mica_coll_irecv((void *)buf, count, type, peer, s->tag + alt, s->comm, &r);
+                 ? mica_coll_isend(buf, count, type, peer, s->tag + alt, s->cur, &r)
+                 : mica_coll_irecv((void *)buf, count, type, peer, s->tag + alt, s->cur, &r);
     if (r)
         s->pending[s->npending++] = r;
     if (rc != MPI_SUCCESS)
@@ -149,6 +158,7 @@ static void transfer(mica_sched_t *s, enum step_kind kind, const void *buf, MPI_
     step_t *st = add(s, kind);
     if (!st)
         return;
+    st->comm = s->cur;
     st->peer = peer;
     st->alt = alt;
     if (kind == STEP_SEND) {
@@ -319,11 +329,11 @@ static void run_round(mica_sched_t *s)
             break;
         case STEP_SEND:
             rc = mica_coll_isend(st->src, st->scount, st->stype, st->peer, s->tag + st->alt,
-                                 s->comm, &r);
+                                 st->comm, &r);
             break;
         case STEP_RECV:
             rc = mica_coll_irecv(st->dst, st->dcount, st->dtype, st->peer, s->tag + st->alt,
-                                 s->comm, &r);
+                                 st->comm, &r);
             break;
         case STEP_COPY:
             mica_type_copy(st->src, st->scount, st->stype, st->dst, st->dcount, st->dtype);
@@ -373,14 +383,25 @@ static int advance(mica_sched_t *s, int *moved)
         close_round(s);
         if (s->next == s->nsteps)
             return 1;
+        if (s->next == 0 && s->comm->context == MICA_CONTEXT_NONE)
+            return 0;                 /* on an MPI_Comm_idup's duplicate not agreed yet: wait */
         *moved = 1;
         run_round(s);
     }
 }
 
-/* The schedule is done: complete its request (or let it go, if the user freed it). */
+/* The schedule is done: complete its request (or let it go, if the user freed it), or tell
+ * whoever started it. */
 static void finish(mica_sched_t *s)
 {
+    if (s->done) {
+        mica_sched_done_fn *done = s->done;
+        void *arg = s->done_arg;
+        int rc = s->error;
+        destroy(s);
+        done(arg, rc);
+        return;
+    }
     mica_request_t *r = s->req;
     r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
                              .MPI_ERROR = s->error};
@@ -445,6 +466,17 @@ int mica_sched_start_on(mica_sched_t *s, mica_request_t *r)
     return MPI_SUCCESS;
 }
 
+int mica_sched_start_cb(mica_sched_t *s, mica_sched_done_fn *done, void *arg)
+{
+    int rc = prepare(s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    s->done = done;
+    s->done_arg = arg;
+    launch(s);
+    return MPI_SUCCESS;
+}
+
 int mica_sched_poll(void)
 {
     static int polling;               /* a user's reduction function may poll again */
@@ -481,7 +513,7 @@ int mica_sched_run(mica_comm_t *comm, int tag, mica_coll_build_fn *build,
 {
     mica_request_t *pending[LOCAL_PENDING];
     void *mem[LOCAL_MEM];
-    mica_sched_t s = {.comm = comm, .tag = tag, .immediate = 1, .pending = pending,
+    mica_sched_t s = {.comm = comm, .cur = comm, .tag = tag, .immediate = 1, .pending = pending,
                       .cappending = LOCAL_PENDING, .own_pending = pending, .mem = mem,
                       .capmem = LOCAL_MEM, .own_mem = mem};
     build(&s, a, comm);

@@ -25,6 +25,10 @@
  * same order everywhere (MPI_Startall may start them in any order), and consecutive starts of
  * one operation never overlap, so their messages between two processes meet in order.
  *
+ * A schedule on a communicator whose MPI_Comm_idup has not completed yet (its context ids are
+ * still being agreed) starts once it has them: the handle may be passed to nonblocking
+ * collectives as soon as MPI_Comm_idup returns.
+ *
  * Building never fails half-way for the caller: an allocation failure is remembered and
  * reported by mica_sched_start, which then frees everything. All of this runs under the big lock. */
 #ifndef MICA_SCHED_H
@@ -62,6 +66,11 @@ void mica_sched_send_alt(mica_sched_t *s, const void *buf, MPI_Count count, mica
                          int dest);
 void mica_sched_recv_alt(mica_sched_t *s, void *buf, MPI_Count count, mica_type_t *type,
                          int source);
+/* The sends and receives added from now on go on `comm`'s collective context instead of the
+ * schedule's communicator (an intercommunicator's collective runs its local phases on its
+ * hidden local communicator, coll/inter.c): peers are ranks of `comm`, the tags the
+ * schedule's. `comm` must live as long as the schedule. */
+void mica_sched_on(mica_sched_t *s, mica_comm_t *comm);
 /* Wait for every send and receive added since the previous barrier. */
 void mica_sched_barrier(mica_sched_t *s);
 
@@ -84,6 +93,11 @@ int mica_sched_start(mica_sched_t *s, MPI_Request *request);
 /* The same for a start of the persistent collective `r` (which holds its communicator): the
  * schedule completes `r` (or releases it if the user freed it meanwhile). */
 int mica_sched_start_on(mica_sched_t *s, mica_request_t *r);
+/* The same for a step of the library's own (the agreement of a nonblocking communicator
+ * constructor, coll/comm.c): no request; done(arg, error) is called once the schedule has
+ * completed, from the progress engine (or at once), and may start another schedule. */
+typedef void mica_sched_done_fn(void *arg, int rc);
+int mica_sched_start_cb(mica_sched_t *s, mica_sched_done_fn *done, void *arg);
 
 /* A collective's arguments, as the builders of persistent and neighborhood collectives take
  * them: the arrays are nsend (s*) and nrecv (r*) long, or NULL where unused; displacements

@@ -19,9 +19,18 @@
  *     reused: 2^30 of them are enough, and no bound on live communicators follows from the
  *     window's size.
  * A process that takes part in an agreement but gets no communicator (MPI_UNDEFINED) gives its
- * ids back at once. With MPI_THREAD_MULTIPLE another thread may take an id while the lock is let
- * go during the reduction, so every member claims the chosen ids (all or none), and all confirm
- * or else give them back and try again (coll/comm.c, mpi/intercomm.c). */
+ * ids back at once.
+ * Agreements may overlap at a process: a nonblocking one (MPI_Comm_idup) is pending while others
+ * run, and with MPI_THREAD_MULTIPLE another thread may agree while the lock is let go during a
+ * reduction. So the window pairs a process offers are promised to that agreement until it ends
+ * (mica_comm_context_withdraw): offers made meanwhile leave them out, and the pair an agreement
+ * chooses, free in every member's offer, cannot have gone to another. (An agreement that
+ * overlaps another here thus finds few pairs free in the window, maybe none: then it takes ids
+ * above it.)
+ * Ids above the window cannot be promised that way (the members take the largest high-water
+ * mark): successive offers at a process start further up, and every member claims the chosen
+ * ids (all or none) and all confirm, or else give them back and try again, when the choice is
+ * above the window or a member runs threads (coll/comm.c, mpi/intercomm.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +45,10 @@
  * free); next_context is the first id above the window never used here. */
 static uint32_t used[MICA_CONTEXT_WORDS];
 static uint32_t next_context = MICA_CONTEXT_HIGH;
+/* The window pairs promised to agreements under way here, and where the next offer's
+ * high-water mark starts (at least next_context). */
+static uint32_t promised[MICA_CONTEXT_WORDS];
+static uint32_t next_offer = MICA_CONTEXT_HIGH;
 
 int mica_comm_size(mica_comm_t *comm, int *size)
 {
@@ -74,10 +87,31 @@ static int in_window(uint32_t ctx)
 
 void mica_comm_context_offer(uint32_t offer[MICA_CONTEXT_OFFER], int confirm)
 {
-    for (int w = 0; w < MICA_CONTEXT_WORDS; w++)
-        offer[w] = ~used[w];
-    offer[MICA_CONTEXT_NEXT] = next_context;
+    for (int w = 0; w < MICA_CONTEXT_WORDS; w++) {
+        offer[w] = ~used[w] & ~promised[w];
+        promised[w] |= offer[w];
+    }
+    if (next_offer < next_context)
+        next_offer = next_context;
+    offer[MICA_CONTEXT_NEXT] = next_offer;
+    /* An intercommunicator's agreement takes 2 pairs: the next offer starts past them. */
+    if (next_offer <= (uint32_t)INT32_MAX - 4)
+        next_offer += 4;
     offer[MICA_CONTEXT_CONFIRM] = confirm != 0;
+}
+
+void mica_comm_context_withdraw(const uint32_t offer[MICA_CONTEXT_OFFER])
+{
+    for (int w = 0; w < MICA_CONTEXT_WORDS; w++)
+        promised[w] &= ~offer[w];
+}
+
+int mica_comm_context_above(const uint32_t *ctx, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!in_window(ctx[i]))
+            return 1;
+    return 0;
 }
 
 void mica_comm_context_combine(const uint32_t *in, uint32_t *inout)

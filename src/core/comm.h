@@ -51,7 +51,16 @@ void mica_comm_destroy(mica_comm_t *comm);
 #define MICA_CONTEXT_NEXT MICA_CONTEXT_WORDS            /* offer[]: the high-water mark */
 #define MICA_CONTEXT_CONFIRM (MICA_CONTEXT_WORDS + 1)   /* offer[]: a confirmation round */
 #define MICA_CONTEXT_OFFER (MICA_CONTEXT_WORDS + 2)
+/* Offer: what this process brings, the window pairs in it promised to this agreement until
+ * withdraw (called with the same offer, kept apart from the reduction's buffer) when the
+ * agreement ends, whatever its outcome. */
 void mica_comm_context_offer(uint32_t offer[MICA_CONTEXT_OFFER], int confirm);
+void mica_comm_context_withdraw(const uint32_t offer[MICA_CONTEXT_OFFER]);
+/* Is any of the n chosen ids above the window (then the members must confirm their claims)? */
+int mica_comm_context_above(const uint32_t *ctx, int n);
+/* The context of a communicator whose ids are not agreed yet (MPI_Comm_idup's until it
+ * completes): above every id ever handed out, never released. */
+#define MICA_CONTEXT_NONE ((uint32_t)INT32_MAX + 2u)
 void mica_comm_context_combine(const uint32_t *in, uint32_t *inout);
 int mica_comm_context_choose(const uint32_t agreed[MICA_CONTEXT_OFFER], int n, uint32_t *ctx);
 int mica_comm_context_claim(const uint32_t *ctx, int n);

@@ -17,16 +17,12 @@
 #include "core_api.h"
 #include "mpi/intercomm.h"
 
-static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
+/* The duplicate has the same extensions (its topology), and the attributes their copy
+ * callbacks copy; a failure leaves no half-made communicator. */
+static int copy_into(mica_comm_t *comm, MPI_Comm *newcomm)
 {
-    int rc = comm->inter ? mica_intercomm_dup(comm, newcomm)
-                         : mica_coll_comm_dup_hidden(comm, newcomm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    /* The duplicate has the same extensions (its topology), and the attributes their copy
-     * callbacks copy; a failure leaves no half-made communicator. */
     mica_comm_t *c = mica_comm_lookup(*newcomm);
-    rc = mica_comm_copy_ext(comm, c);
+    int rc = mica_comm_copy_ext(comm, c);
     if (rc == MPI_SUCCESS)
         rc = mica_attr_copy_all(comm->eo.obj.handle, &comm->attrs, c->eo.obj.handle, &c->attrs);
     if (rc != MPI_SUCCESS) {
@@ -34,6 +30,13 @@ static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
         *newcomm = MPI_COMM_NULL;
     }
     return rc;
+}
+
+static int dup_comm(mica_comm_t *comm, MPI_Comm *newcomm)
+{
+    int rc = comm->inter ? mica_intercomm_dup(comm, newcomm)
+                         : mica_coll_comm_dup_hidden(comm, newcomm);
+    return rc != MPI_SUCCESS ? rc : copy_into(comm, newcomm);
 }
 
 int mica_comm_dup(mica_comm_t *comm, MPI_Comm *newcomm)
@@ -45,6 +48,97 @@ int mica_comm_dup_with_info(mica_comm_t *comm, mica_info_t *info, MPI_Comm *newc
 {
     (void)info;                       /* no hints are acted on yet */
     return dup_comm(comm, newcomm);
+}
+
+/* --- MPI_Comm_idup ---------------------------------------------------------------------------- */
+
+/* The duplicate is made at the call, as MPI_Comm_dup would make it (the attributes' copy
+ * callbacks run now, as the standard asks), but on no context yet; its members agree on its
+ * context ids without blocking (coll/comm.h) and the request completes when they have. Until then
+ * the user may not use it; the request keeps both communicators alive. */
+typedef struct idup {
+    mica_comm_t *comm;                /* the duplicate */
+    mica_request_t *req;
+} idup_t;
+
+static void idup_agreed(void *arg, int rc, const uint32_t *ctx)
+{
+    idup_t *d = arg;
+    mica_comm_t *c = d->comm;
+    mica_request_t *r = d->req;
+    free(d);
+    if (rc == MPI_SUCCESS) {
+        c->context = ctx[0];
+        if (c->inter)
+            c->local->context = ctx[1];
+    }
+    mica_comm_release(c);
+    r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
+                             .MPI_ERROR = rc};
+    if (r->freed)
+        mica_request_release(r);
+    else
+        mica_request_complete(r);
+}
+
+/* A duplicate that will not be handed out after all: its attributes go, then the object. */
+static void discard(mica_comm_t *c)
+{
+    mica_attr_delete_all(c->eo.obj.handle, &c->attrs);
+    mica_comm_release(c);
+}
+
+static int idup(mica_comm_t *comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    int rc;
+    if (comm->inter) {
+        rc = mica_intercomm_dup_pending(comm, newcomm);
+    } else {
+        int *world = NULL;
+        if (comm->world && !(world = mica_comm_world_ranks(comm)))
+            return mica_error(MPI_ERR_NO_MEM, "no memory for a new communicator");
+        rc = mica_comm_make(comm, MICA_CONTEXT_NONE, comm->size, comm->rank, world, newcomm);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = copy_into(comm, newcomm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mica_comm_t *c = mica_comm_lookup(*newcomm);
+    idup_t *d = malloc(sizeof *d);
+    mica_request_t *r = d ? mica_request_new(MICA_REQ_COLL) : NULL;
+    if (!r) {
+        free(d);
+        discard(c);
+        *newcomm = MPI_COMM_NULL;
+        return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
+    }
+    r->comm = comm;                   /* errors are raised on it; the request keeps it alive */
+    mica_comm_retain(comm);
+    mica_comm_retain(c);
+    *d = (idup_t){c, r};
+    *request = (MPI_Request)r->obj.handle;
+    rc = mica_coll_comm_iagree(comm, idup_agreed, d);
+    if (rc != MPI_SUCCESS) {          /* nothing was sent: as if never called */
+        free(d);
+        mica_comm_release(c);
+        discard(c);
+        mica_request_release(r);
+        *newcomm = MPI_COMM_NULL;
+        *request = MPI_REQUEST_NULL;
+    }
+    return rc;
+}
+
+int mica_comm_idup(mica_comm_t *comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup(comm, newcomm, request);
+}
+
+int mica_comm_idup_with_info(mica_comm_t *comm, mica_info_t *info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    (void)info;                       /* no hints are acted on yet */
+    return idup(comm, newcomm, request);
 }
 
 /* MPI_Comm_split with the lock held. */

@@ -11,9 +11,9 @@
  * Context ids (core/comm.c): an intercommunicator takes two pairs, agreed by both groups: one
  * for itself, one for its hidden local communicator. Each group combines its members' offers
  * (an allreduce), the leaders swap theirs, and each group combines the two, so every member of
- * both groups chooses the same pairs, which none of them uses yet. Under MPI_THREAD_MULTIPLE
- * all members then confirm, as coll/comm.c's agreement does, and try again if an id went to
- * another thread meanwhile. */
+ * both groups chooses the same pairs, which none of them uses yet. When coll/comm.c's agreement
+ * would, all members then confirm and try again if an id went elsewhere meanwhile. MPI_Comm_idup
+ * agrees the same way without blocking (coll/comm.c, mica_coll_comm_iagree). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,18 +111,17 @@ static int reduce_both(const bridge_t *b, int *buf, int n, mica_op_t *op)
  * (lock held). */
 static int agree_both(const bridge_t *b, int n, uint32_t *ctx)
 {
-    uint32_t offer[MICA_CONTEXT_OFFER];
+    uint32_t offer[MICA_CONTEXT_OFFER], mine[MICA_CONTEXT_OFFER];
     for (;;) {
-        mica_comm_context_offer(offer, mica_locking);
-        int rc = reduce_both(b, (int *)offer, MICA_CONTEXT_OFFER, &mica_coll_op_context);
-        if (rc != MPI_SUCCESS)
+        mica_comm_context_offer(mine, mica_locking);
+        memcpy(offer, mine, sizeof offer);
+        int rc = reduce_both(b, (int *)offer, MICA_CONTEXT_OFFER, &mica_coll_op_context), ok;
+        if (rc != MPI_SUCCESS) {
+            mica_comm_context_withdraw(mine);
             return rc;
-        if (!mica_comm_context_choose(offer, n, ctx))
-            return mica_error(MPI_ERR_INTERN, "out of communicator context ids");
-        int ok = mica_comm_context_claim(ctx, n);
-        if (!offer[MICA_CONTEXT_CONFIRM])  /* no member runs threads: see coll/comm.c */
-            return ok ? MPI_SUCCESS
-                      : mica_error(MPI_ERR_INTERN, "context id %u is in use already", ctx[0]);
+        }
+        if (!mica_coll_comm_choose(offer, mine, n, ctx, &ok, &rc))
+            return rc;
         int all_ok = ok;
         rc = reduce_both(b, &all_ok, 1, &mica_op_MPI_MIN);
         if (rc == MPI_SUCCESS && all_ok)
@@ -394,6 +393,14 @@ int mica_intercomm_dup(mica_comm_t *comm, MPI_Comm *newcomm)
         return rc;
     return make_inter(comm, ctx, comm->size, comm->rank, members(comm->local), comm->remote_size,
                       copy_ints(comm->remote_world, comm->remote_size), newcomm);
+}
+
+int mica_intercomm_dup_pending(mica_comm_t *comm, MPI_Comm *newcomm)
+{
+    const uint32_t none[2] = {MICA_CONTEXT_NONE, MICA_CONTEXT_NONE};
+    return make_inter(comm, none, comm->size, comm->rank, members(comm->local),
+                      comm->remote_size, copy_ints(comm->remote_world, comm->remote_size),
+                      newcomm);
 }
 
 /* The world ranks of the members of `color` in a (color, key) table of n processes whose world

@@ -7,6 +7,9 @@
 
 /* MPI_Comm_dup (the attributes are copied by the caller). */
 int mica_intercomm_dup(mica_comm_t *comm, MPI_Comm *newcomm);
+/* MPI_Comm_idup's duplicate, made before its context ids are agreed: they are
+ * MICA_CONTEXT_NONE until the caller sets them (its own and its local communicator's). */
+int mica_intercomm_dup_pending(mica_comm_t *comm, MPI_Comm *newcomm);
 /* MPI_Comm_split with the lock held: each group splits, and a color's local members and
  * remote members make an intercommunicator (MPI_COMM_NULL if either side has none). */
 int mica_intercomm_split(mica_comm_t *comm, int color, int key, MPI_Comm *newcomm);

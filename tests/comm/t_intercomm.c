@@ -345,13 +345,14 @@ static void errors(MPI_Comm inter)
     CHECK(error_class(MPI_Send(&x, 1, MPI_INT, rsize, 0, inter)) == MPI_ERR_RANK);
     CHECK(error_class(MPI_Bcast(&x, 1, MPI_INT, rsize, inter)) == MPI_ERR_ROOT);
     CHECK(error_class(MPI_Bcast(&x, 1, MPI_INT, MPI_ROOT, MPI_COMM_WORLD)) == MPI_ERR_ROOT);
-    /* not implemented on intercommunicators yet: refused, never run wrong */
+    /* The nonblocking and persistent forms check alike, before anything is sent. */
     MPI_Request rq = MPI_REQUEST_NULL;
-    CHECK(error_class(MPI_Ibarrier(inter, &rq)) == MPI_ERR_UNSUPPORTED_OPERATION);
-    CHECK(error_class(MPI_Iallreduce(&x, &y, 1, MPI_INT, MPI_SUM, inter, &rq)) ==
-          MPI_ERR_UNSUPPORTED_OPERATION);
-    CHECK(error_class(MPI_Bcast_init(&x, 1, MPI_INT, MPI_ROOT, inter, MPI_INFO_NULL, &rq)) ==
-          MPI_ERR_UNSUPPORTED_OPERATION);
+    CHECK(error_class(MPI_Iscan(&x, &y, 1, MPI_INT, MPI_SUM, inter, &rq)) == MPI_ERR_COMM);
+    CHECK(error_class(MPI_Exscan_init(&x, &y, 1, MPI_INT, MPI_SUM, inter, MPI_INFO_NULL, &rq)) ==
+          MPI_ERR_COMM);
+    CHECK(error_class(MPI_Ibcast(&x, 1, MPI_INT, rsize, inter, &rq)) == MPI_ERR_ROOT);
+    CHECK(error_class(MPI_Iallreduce(MPI_IN_PLACE, &y, 1, MPI_INT, MPI_SUM, inter, &rq)) ==
+          MPI_ERR_BUFFER);
     CHECK(rq == MPI_REQUEST_NULL);
 }
 
