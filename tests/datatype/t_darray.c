@@ -154,6 +154,7 @@ int main(int argc, char **argv)
     MPI_Type_size(t, &size);
     CHECK(lb == 0 && extent == 5 * 16 && size == 2 * 16);   /* elements 1 and 3 */
     MPI_Type_free(&t);
+    MPI_Type_free(&pair);
 
     /* The large-count form records the global sizes as counts. */
     MPI_Count gs[2] = {6, 4};
