@@ -38,6 +38,16 @@ typedef struct mica_rma_hdr {
 
 typedef struct mica_rma_waiter { int rank, type; } mica_rma_waiter_t;
 
+/* The window's hints (MPI_Win_set_info, MPI_Win_get_info): the standard's keys only. None
+ * changes what the window does yet; they are kept so that the program reads back what it
+ * said. */
+typedef struct mica_rma_hints {
+    int no_locks, same_size, same_disp_unit, alloc_shared_noncontig;
+    char accumulate_ordering[32];     /* "none" or a list of rar, raw, war, waw */
+    char accumulate_ops[16];          /* same_op or same_op_no_op */
+    char alloc_kinds[64];             /* mpi_memory_alloc_kinds: fixed at creation */
+} mica_rma_hints_t;
+
 /* The window: a mica_win_t (the handle's object) followed by the state. */
 typedef struct mica_rma_win {
     mica_win_t w;
@@ -47,7 +57,11 @@ typedef struct mica_rma_win {
     MPI_Aint size;
     int disp_unit;
     int flavor;                       /* MPI_WIN_FLAVOR_* */
-    int owns_base;                    /* MPI_Win_allocate: freed with the window */
+    int owns_base;                    /* MPI_Win_allocate without shared memory: freed */
+    char *shm;                        /* the segment shared by the group (shared.c), or NULL */
+    size_t shm_bytes;
+    MPI_Aint *shm_offsets;            /* each rank's part of it */
+    mica_rma_hints_t hints;
     MPI_Aint *sizes;                  /* every process's size and disp unit (origin checks) */
     int *disp_units;
     char name[MPI_MAX_OBJECT_NAME];
@@ -75,6 +89,13 @@ typedef struct mica_rma_win {
 } mica_rma_win_t;
 
 static inline mica_rma_win_t *mica_rma_win(mica_win_t *w) { return (mica_rma_win_t *)w; }
+
+/* Give a new window (sizes known, not yet served) its memory in one segment shared by its
+ * group: contiguous, or each rank's part on a page of its own when `noncontig`. Collective;
+ * every process returns the same class. */
+int mica_rma_share(mica_rma_win_t *win, int noncontig);
+/* Read the hints of `info` (NULL: none) into win->hints; `creating`: the first time. */
+void mica_rma_hints_set(mica_rma_win_t *win, mica_info_t *info, int creating);
 
 /* The progress engine's hook: apply the operations that arrived. Under the big lock. */
 int mica_rma_poll(void);
