@@ -118,9 +118,9 @@ static int query(mica_win_t *w, int rank, MPI_Aint *size, MPI_Aint *disp_unit, v
             rank = 0;
     }
     *disp_unit = win->disp_units[rank];
-    if (win->shm) {
+    if (win->shm) {                   /* a part of no bytes has no address (as MPICH) */
         *size = win->sizes[rank];
-        *(void **)baseptr = win->shm + win->shm_offsets[rank];
+        *(void **)baseptr = *size ? win->shm + win->shm_offsets[rank] : NULL;
     } else if (rank == win->comm->rank) {  /* memory not shared: only its own process's */
         *size = win->size;
         *(void **)baseptr = win->base;
