@@ -26,6 +26,15 @@ static void destroy(mica_rma_win_t *win)
     free(win->disp_units);
     free(win->locked);
     free(win->waiters);
+    for (int r = 0; win->deferred && r < win->comm->size; r++)
+        for (mica_rma_deferred_t *d = win->deferred[r], *next; d; d = next) {
+            next = d->next;
+            free(d->msg);
+            free(d);
+        }
+    free(win->deferred);
+    free(win->deferred_tail);
+    free(win->pending);
     free(win->replies);
     free(win->access);
     if (win->w.eo.errhandler)
@@ -68,7 +77,11 @@ static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_info_t *info
     win->sizes = malloc(n * sizeof *win->sizes);
     win->disp_units = malloc(n * sizeof *win->disp_units);
     win->locked = calloc(n, sizeof *win->locked);
-    if (!win->sizes || !win->disp_units || !win->locked) {
+    win->pending = calloc(n, 1);
+    win->deferred = calloc(n, sizeof *win->deferred);
+    win->deferred_tail = calloc(n, sizeof *win->deferred_tail);
+    if (!win->sizes || !win->disp_units || !win->locked || !win->pending || !win->deferred ||
+        !win->deferred_tail) {
         destroy(win);
         return mica_error(MPI_ERR_NO_MEM, "no memory for a window");
     }
