@@ -63,8 +63,13 @@ int mica_rma_share(mica_rma_win_t *win, int noncontig)
     memset(&offer, 0, sizeof offer);
     if (me == 0) {
         rc = mica_segment_new((size_t)total, &fd, &map);
-        if (rc == MPI_SUCCESS && n > 1 && (rc = mica_segment_listen(&listener, offer.name)))
-            mica_segment_unmap(map, (size_t)total), map = NULL, close(fd);
+        if (rc == MPI_SUCCESS && n > 1)
+            rc = mica_segment_listen(&listener, offer.name);
+        if (rc != MPI_SUCCESS && map) {
+            mica_segment_unmap(map, (size_t)total);
+            map = NULL;
+            close(fd);
+        }
         offer.ok = rc == MPI_SUCCESS;
     }
     int e = n > 1 ? mica_coll_bcast_locked(&offer, sizeof offer, &mica_type_MPI_BYTE, 0,

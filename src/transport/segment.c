@@ -355,6 +355,7 @@ static size_t at_least_a_page(size_t bytes)
 int mica_segment_new(size_t bytes, int *fd, char **map)
 {
     bytes = at_least_a_page(bytes);
+    *map = NULL;
     *fd = memfd_create("mica-win", MFD_CLOEXEC);
     if (*fd < 0)
         return mica_error(MPI_ERR_NO_MEM, "no shared segment of %zu bytes: memfd_create: %s",
@@ -368,6 +369,7 @@ int mica_segment_new(size_t bytes, int *fd, char **map)
     *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
     if (*map == MAP_FAILED) {
         int e = errno;
+        *map = NULL;
         close(*fd);
         return mica_error(MPI_ERR_NO_MEM, "cannot map a shared segment of %zu bytes: %s", bytes,
                           strerror(e));
@@ -484,9 +486,11 @@ int mica_segment_take(const char *name, int owner_pid, size_t bytes, char **map)
         (size_t)st.st_size != bytes)
         rc = mica_error(MPI_ERR_OTHER, "refused the shared segment of process %d (owner %ld, "
                         "%lld bytes)", owner_pid, (long)st.st_uid, (long long)st.st_size);
-    else if ((*map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
+    else if ((*map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+        *map = NULL;
         rc = mica_error(MPI_ERR_NO_MEM, "cannot map a shared segment of %zu bytes: %s", bytes,
                         strerror(errno));
+    }
     close(fd);
     return rc;
 }
