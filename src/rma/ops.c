@@ -15,16 +15,19 @@ mica_rma_win_t *mica_rma_windows;
 
 /* --- the target ------------------------------------------------------------------------------- */
 
-/* Keep a reply's request until it has left; its buffer goes with it (scratch). */
-static void send_reply(mica_rma_win_t *win, int origin, void *buf, MPI_Count bytes)
+/* Keep a reply's request until it has left; its buffer goes with it (scratch) if `owned`,
+ * else it is the window's memory. */
+static void send_reply_from(mica_rma_win_t *win, int origin, void *buf, MPI_Count bytes,
+                            int owned)
 {
     mica_request_t *r = NULL;
     if (mica_pt2pt_isend(buf, bytes, &mica_type_MPI_BYTE, origin, MICA_RMA_TAG_REPLY, win->comm,
                          MICA_CTX_PT2PT, MICA_SEND_STANDARD, &r) != MPI_SUCCESS) {
-        free(buf);                    /* out of memory: the origin is left waiting */
+        if (owned)
+            free(buf);                /* out of memory: the origin is left waiting */
         return;
     }
-    r->scratch = buf;
+    r->scratch = owned ? buf : NULL;
     if (win->nreplies == win->capreplies) {
         int cap = win->capreplies ? 2 * win->capreplies : 8;
         mica_request_t **p = realloc(win->replies, cap * sizeof *p);
@@ -59,13 +62,22 @@ void mica_rma_drain(mica_rma_win_t *win)
     MICA_WAIT_UNTIL((reap_replies(win), win->nreplies == 0));
 }
 
-static void grant(mica_rma_win_t *win, int origin, int type)
+static void send_reply(mica_rma_win_t *win, int origin, void *buf, MPI_Count bytes)
+{
+    send_reply_from(win, origin, buf, bytes, 1);
+}
+
+static void grant(mica_rma_win_t *win, int origin, int type, int reply)
 {
     if (type == MPI_LOCK_EXCLUSIVE)
         win->excl_holder = origin;
     else
         win->shared_holders++;
-    send_reply(win, origin, NULL, 0);
+    win->pending[origin] = 0;
+    if (win->deferred[origin])
+        win->replay = 1;
+    if (reply)
+        send_reply(win, origin, NULL, 0);
 }
 
 static int grantable(mica_rma_win_t *win, int type)
@@ -73,21 +85,22 @@ static int grantable(mica_rma_win_t *win, int type)
     return win->excl_holder < 0 && (type == MPI_LOCK_SHARED || win->shared_holders == 0);
 }
 
-static void lock_request(mica_rma_win_t *win, int origin, int type)
+static void lock_request(mica_rma_win_t *win, int origin, int type, int reply)
 {
     if (win->nwaiters == 0 && grantable(win, type)) {
-        grant(win, origin, type);
+        grant(win, origin, type, reply);
         return;
     }
+    win->pending[origin] = 1;         /* out of memory below: the origin is left waiting */
     if (win->nwaiters == win->capwaiters) {
         int cap = win->capwaiters ? 2 * win->capwaiters : 8;
         mica_rma_waiter_t *p = realloc(win->waiters, cap * sizeof *p);
         if (!p)
-            return;                   /* out of memory: the origin is left waiting */
+            return;
         win->waiters = p;
         win->capwaiters = cap;
     }
-    win->waiters[win->nwaiters++] = (mica_rma_waiter_t){origin, type};
+    win->waiters[win->nwaiters++] = (mica_rma_waiter_t){origin, type, reply};
 }
 
 static void unlock_request(mica_rma_win_t *win, int origin)
@@ -99,7 +112,7 @@ static void unlock_request(mica_rma_win_t *win, int origin)
     send_reply(win, origin, NULL, 0);
     int n = 0;                        /* grant the waiters in order, as far as they fit */
     while (n < win->nwaiters && grantable(win, win->waiters[n].type)) {
-        grant(win, win->waiters[n].rank, win->waiters[n].type);
+        grant(win, win->waiters[n].rank, win->waiters[n].type, win->waiters[n].reply);
         n++;
     }
     if (n)                            /* waiters is NULL until a lock had to wait */
@@ -146,7 +159,7 @@ static void handle(mica_rma_win_t *win, int origin, const char *msg)
     const char *data = (const char *)(blocks + h->nblocks);
     switch (h->kind) {
     case MICA_RMA_LOCK:
-        lock_request(win, origin, h->lock_type);
+        lock_request(win, origin, h->lock_type, h->op);
         return;
     case MICA_RMA_UNLOCK:
         unlock_request(win, origin);
@@ -162,6 +175,13 @@ static void handle(mica_rma_win_t *win, int origin, const char *msg)
     for (int64_t b = 0; b < h->nblocks; b++)
         bytes += blocks[b].length;
     bytes *= h->count;
+    /* A get of one contiguous region is answered from the window itself: no copy. */
+    if (h->kind == MICA_RMA_GET && h->nblocks == 1 &&
+        (h->count == 1 || h->extent == blocks[0].length)) {
+        char *at = (char *)win->base + h->disp * win->disp_unit + blocks[0].offset;
+        send_reply_from(win, origin, at, bytes, 0);
+        return;
+    }
     char *old = NULL;
     if (h->kind == MICA_RMA_GET || h->kind == MICA_RMA_GET_ACC || h->kind == MICA_RMA_CAS) {
         old = malloc(bytes ? bytes : 1);
@@ -174,6 +194,40 @@ static void handle(mica_rma_win_t *win, int origin, const char *msg)
         apply(win, h, blocks, NULL, old);
     if (old)
         send_reply(win, origin, old, bytes);
+}
+
+/* Handle the messages kept for origins whose locks were granted since, in order, as far as
+ * each origin's next lock allows. */
+static void replay(mica_rma_win_t *win)
+{
+    while (win->replay) {
+        win->replay = 0;
+        for (int o = 0; o < win->comm->size; o++)
+            while (win->deferred[o] && !win->pending[o]) {
+                mica_rma_deferred_t *d = win->deferred[o];
+                if (!(win->deferred[o] = d->next))
+                    win->deferred_tail[o] = NULL;
+                handle(win, o, d->msg);
+                free(d->msg);
+                free(d);
+            }
+    }
+}
+
+/* Keep a message of an origin whose lock waits (or which has messages kept already). */
+static int defer(mica_rma_win_t *win, int origin, char *msg)
+{
+    mica_rma_deferred_t *d = malloc(sizeof *d);
+    if (!d)
+        return 0;
+    d->next = NULL;
+    d->msg = msg;
+    if (win->deferred_tail[origin])
+        win->deferred_tail[origin]->next = d;
+    else
+        win->deferred[origin] = d;
+    win->deferred_tail[origin] = d;
+    return 1;
 }
 
 static int serve(mica_rma_win_t *win)
@@ -195,8 +249,12 @@ static int serve(mica_rma_win_t *win)
         r->bytes = bytes;
         mica_pt2pt_mrecv(r, m);
         mica_request_wait(r, NULL);
-        handle(win, s.MPI_SOURCE, msg);
-        free(msg);
+        int o = s.MPI_SOURCE;
+        if (!((win->pending[o] || win->deferred[o]) && defer(win, o, msg))) {
+            handle(win, o, msg);      /* (out of memory to keep it: handled now, unordered) */
+            free(msg);
+        }
+        replay(win);
         moved = 1;
     }
     return moved;
@@ -284,7 +342,7 @@ static int transfer(mica_rma_win_t *win, int target, mica_rma_hdr_t *hdr, const 
 
 int mica_rma_control(mica_rma_win_t *win, int target, int kind, int lock_type, int reply)
 {
-    mica_rma_hdr_t h = {.kind = kind, .lock_type = lock_type};
+    mica_rma_hdr_t h = {.kind = kind, .lock_type = lock_type, .op = (uint32_t)reply};
     return transfer(win, target, &h, NULL, NULL, 0, NULL, NULL, NULL, 0,
                     reply ? &mica_type_MPI_BYTE : NULL);
 }
@@ -404,7 +462,13 @@ static int accumulate(const void *origin_addr, MPI_Count origin_count,
         rc = mica_pt2pt_check_type(result_datatype);
     if (rc == MPI_SUCCESS)
         rc = check_common(win, target_rank, target_disp, target_count, target_datatype);
-    if (rc == MPI_SUCCESS)
+    /* An empty target region (a zero count, or a type of no data) takes nothing and gives
+     * nothing back: its types need not match, and there is nothing to send. */
+    int empty = target_count * target_datatype->size == 0;
+    if (rc == MPI_SUCCESS && empty && !op->predefined)
+        rc = mica_error(MPI_ERR_OP, "op: accumulate operations take predefined operations "
+                        "only");
+    if (rc == MPI_SUCCESS && !empty)
         rc = check_acc(op, no_op ? NULL : origin_datatype, target_datatype);
     if (rc == MPI_SUCCESS && !no_op)
         rc = check_sizes(origin_count, origin_datatype, target_count, target_datatype,
@@ -412,7 +476,7 @@ static int accumulate(const void *origin_addr, MPI_Count origin_count,
     if (rc == MPI_SUCCESS && result_datatype)
         rc = check_sizes(result_count, result_datatype, target_count, target_datatype,
                          "the result buffer");
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS || empty)
         return rc;
     mica_rma_hdr_t h = {.kind = result_datatype ? MICA_RMA_GET_ACC : MICA_RMA_ACC,
                         .disp = target_disp, .count = target_count,

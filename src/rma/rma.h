@@ -7,7 +7,10 @@
  * while the target is inside an MPI call (as MPICH without asynchronous progress). Operations
  * to a target are applied in the order they were issued, so a FLUSH message answered by the
  * target means everything before it is done: flush, unlock and fence rest on that. An operation
- * returns once its data has left the origin buffer (gets: once the reply has arrived). */
+ * returns once its data has left the origin buffer (gets: once the reply has arrived). A lock
+ * is asked for without waiting for the grant, except of the caller's own memory or shared
+ * memory, which it may touch directly: the target keeps the origin's later messages until it
+ * grants it (one round trip fewer per lock epoch). */
 #ifndef MICA_RMA_H
 #define MICA_RMA_H
 
@@ -18,6 +21,10 @@
 /* Message tags on the window's private communicator. */
 enum { MICA_RMA_TAG_REQ = 1, MICA_RMA_TAG_REPLY = 2, MICA_RMA_TAG_POST = 3 };
 
+/* win->locked[t] and win->lock_all carry this for MPI_MODE_NOCHECK: no lock was asked for, so
+ * the epoch ends with a FLUSH, not an UNLOCK. */
+#define MICA_RMA_NOCHECK (1 << 24)
+
 enum mica_rma_kind {
     MICA_RMA_PUT = 1, MICA_RMA_GET, MICA_RMA_ACC, MICA_RMA_GET_ACC, MICA_RMA_CAS,
     MICA_RMA_LOCK, MICA_RMA_UNLOCK, MICA_RMA_FLUSH, MICA_RMA_COMPLETE
@@ -27,7 +34,10 @@ enum mica_rma_kind {
 typedef struct mica_rma_hdr {
     int32_t kind;                     /* enum mica_rma_kind */
     int32_t lock_type;                /* MICA_RMA_LOCK: MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED */
-    uint32_t op;                      /* accumulates: the predefined operation's handle */
+    uint32_t op;                      /* accumulates: the predefined operation's handle;
+                                       * MICA_RMA_LOCK: 1 if the origin waits for the grant
+                                       * (else its later messages wait at the target, in
+                                       * order, until the lock is granted) */
     uint32_t basic;                   /* accumulates: the target's predefined basic type handle */
     MPI_Aint disp;                    /* target displacement, in disp units */
     MPI_Count count;                  /* of the target datatype */
@@ -36,7 +46,23 @@ typedef struct mica_rma_hdr {
     MPI_Count bytes;                  /* data bytes after the blocks */
 } mica_rma_hdr_t;
 
-typedef struct mica_rma_waiter { int rank, type; } mica_rma_waiter_t;
+typedef struct mica_rma_waiter { int rank, type, reply; } mica_rma_waiter_t;
+
+/* A message from an origin whose lock is not granted yet, kept until it is. */
+typedef struct mica_rma_deferred {
+    struct mica_rma_deferred *next;
+    char *msg;
+} mica_rma_deferred_t;
+
+/* The window's hints (MPI_Win_set_info, MPI_Win_get_info): the standard's keys only. None
+ * changes what the window does yet; they are kept so that the program reads back what it
+ * said. */
+typedef struct mica_rma_hints {
+    int no_locks, same_size, same_disp_unit, alloc_shared_noncontig;
+    char accumulate_ordering[32];     /* "none" or a list of rar, raw, war, waw */
+    char accumulate_ops[16];          /* same_op or same_op_no_op */
+    char alloc_kinds[64];             /* mpi_memory_alloc_kinds: fixed at creation */
+} mica_rma_hints_t;
 
 /* The window: a mica_win_t (the handle's object) followed by the state. */
 typedef struct mica_rma_win {
@@ -47,7 +73,11 @@ typedef struct mica_rma_win {
     MPI_Aint size;
     int disp_unit;
     int flavor;                       /* MPI_WIN_FLAVOR_* */
-    int owns_base;                    /* MPI_Win_allocate: freed with the window */
+    int owns_base;                    /* MPI_Win_allocate without shared memory: freed */
+    char *shm;                        /* the segment shared by the group (shared.c), or NULL */
+    size_t shm_bytes;
+    MPI_Aint *shm_offsets;            /* each rank's part of it */
+    mica_rma_hints_t hints;
     MPI_Aint *sizes;                  /* every process's size and disp unit (origin checks) */
     int *disp_units;
     char name[MPI_MAX_OBJECT_NAME];
@@ -68,6 +98,9 @@ typedef struct mica_rma_win {
     int shared_holders;
     mica_rma_waiter_t *waiters;
     int nwaiters, capwaiters;
+    unsigned char *pending;           /* per origin: its lock waits, so its messages too */
+    mica_rma_deferred_t **deferred, **deferred_tail;  /* per origin, in arrival order */
+    int replay;                       /* a granted origin may have messages kept */
     int exposed;                      /* MPI_Win_post's group size, -1: no exposure epoch */
     int completes;                    /* COMPLETE messages of this exposure epoch so far */
     mica_request_t **replies;
@@ -75,6 +108,13 @@ typedef struct mica_rma_win {
 } mica_rma_win_t;
 
 static inline mica_rma_win_t *mica_rma_win(mica_win_t *w) { return (mica_rma_win_t *)w; }
+
+/* Give a new window (sizes known, not yet served) its memory in one segment shared by its
+ * group: contiguous, or each rank's part on a page of its own when `noncontig`. Collective;
+ * every process returns the same class. */
+int mica_rma_share(mica_rma_win_t *win, int noncontig);
+/* Read the hints of `info` (NULL: none) into win->hints; `creating`: the first time. */
+void mica_rma_hints_set(mica_rma_win_t *win, mica_info_t *info, int creating);
 
 /* The progress engine's hook: apply the operations that arrived. Under the big lock. */
 int mica_rma_poll(void);

@@ -50,9 +50,17 @@ static int check_rank(mica_rma_win_t *win, int rank)
     return MPI_SUCCESS;
 }
 
+/* A lock is asked for without waiting for it (the target keeps the origin's operations until
+ * it grants it), except where the caller may touch the memory itself once the call returns:
+ * its own, or a window of shared memory. MPI_MODE_NOCHECK asks for nothing. */
+static int ask_lock(mica_rma_win_t *win, int rank, int lock_type)
+{
+    int wait = rank == win->comm->rank || win->shm;
+    return mica_rma_control(win, rank, MICA_RMA_LOCK, lock_type, wait);
+}
+
 int mica_win_lock(int lock_type, int rank, int assert, mica_win_t *w)
 {
-    (void)assert;
     mica_rma_win_t *win = mica_rma_win(w);
     if (lock_type != MPI_LOCK_EXCLUSIVE && lock_type != MPI_LOCK_SHARED)
         return mica_error(MPI_ERR_LOCKTYPE, "lock_type=%d is neither MPI_LOCK_EXCLUSIVE nor "
@@ -65,13 +73,20 @@ int mica_win_lock(int lock_type, int rank, int assert, mica_win_t *w)
     if (win->locked[rank] || win->lock_all || win->access || win->fence_used)
         return mica_error(MPI_ERR_RMA_SYNC, "an access epoch to rank=%d is already open (a "
                           "fence epoch ends with MPI_Win_fence(MPI_MODE_NOSUCCEED))", rank);
-    rc = mica_rma_control(win, rank, MICA_RMA_LOCK, lock_type, 1);
+    int nocheck = assert & MPI_MODE_NOCHECK;
+    rc = nocheck ? MPI_SUCCESS : ask_lock(win, rank, lock_type);
     if (rc == MPI_SUCCESS) {
-        win->locked[rank] = lock_type;
+        win->locked[rank] = lock_type | (nocheck ? MICA_RMA_NOCHECK : 0);
         win->nlocked++;
         win->fence = 0;
     }
     return rc;
+}
+
+/* The end of a passive epoch to `rank`: everything applied, and the lock given back. */
+static int end_passive(mica_rma_win_t *win, int rank, int nocheck)
+{
+    return mica_rma_control(win, rank, nocheck ? MICA_RMA_FLUSH : MICA_RMA_UNLOCK, 0, 1);
 }
 
 int mica_win_unlock(int rank, mica_win_t *w)
@@ -84,7 +99,7 @@ int mica_win_unlock(int rank, mica_win_t *w)
         return rc;
     if (!win->locked[rank])
         return mica_error(MPI_ERR_RMA_SYNC, "rank=%d is not locked by MPI_Win_lock", rank);
-    rc = mica_rma_control(win, rank, MICA_RMA_UNLOCK, 0, 1);
+    rc = end_passive(win, rank, win->locked[rank] & MICA_RMA_NOCHECK);
     win->locked[rank] = 0;
     win->nlocked--;
     return rc;
@@ -92,15 +107,14 @@ int mica_win_unlock(int rank, mica_win_t *w)
 
 int mica_win_lock_all(int assert, mica_win_t *w)
 {
-    (void)assert;
     mica_rma_win_t *win = mica_rma_win(w);
     if (any_passive(win) || win->access || win->fence_used)
         return mica_error(MPI_ERR_RMA_SYNC, "an access epoch of win is already open");
-    int rc = MPI_SUCCESS;
-    for (int t = 0; t < win->comm->size && rc == MPI_SUCCESS; t++)
-        rc = mica_rma_control(win, t, MICA_RMA_LOCK, MPI_LOCK_SHARED, 1);
+    int rc = MPI_SUCCESS, nocheck = assert & MPI_MODE_NOCHECK;
+    for (int t = 0; t < win->comm->size && rc == MPI_SUCCESS && !nocheck; t++)
+        rc = ask_lock(win, t, MPI_LOCK_SHARED);
     if (rc == MPI_SUCCESS) {
-        win->lock_all = 1;
+        win->lock_all = 1 | (nocheck ? MICA_RMA_NOCHECK : 0);
         win->fence = 0;
     }
     return rc;
@@ -113,7 +127,7 @@ int mica_win_unlock_all(mica_win_t *w)
         return mica_error(MPI_ERR_RMA_SYNC, "win is not locked by MPI_Win_lock_all");
     int rc = MPI_SUCCESS;
     for (int t = 0; t < win->comm->size; t++) {
-        int e = mica_rma_control(win, t, MICA_RMA_UNLOCK, 0, 1);
+        int e = end_passive(win, t, win->lock_all & MICA_RMA_NOCHECK);
         if (rc == MPI_SUCCESS)
             rc = e;
     }

@@ -10,18 +10,31 @@
 #include "coll/coll.h"
 #include "coll/comm.h"
 #include "rma/rma.h"
+#include "transport/segment.h"
 #include "core_api.h"
 
 static void destroy(mica_rma_win_t *win)
 {
     if (win->comm_handle != MPI_COMM_NULL)
         mica_comm_free(&win->comm_handle);
-    if (win->owns_base)
+    if (win->shm)
+        mica_segment_unmap(win->shm, win->shm_bytes);
+    else if (win->owns_base)
         free(win->base);
+    free(win->shm_offsets);
     free(win->sizes);
     free(win->disp_units);
     free(win->locked);
     free(win->waiters);
+    for (int r = 0; win->deferred && r < win->comm->size; r++)
+        for (mica_rma_deferred_t *d = win->deferred[r], *next; d; d = next) {
+            next = d->next;
+            free(d->msg);
+            free(d);
+        }
+    free(win->deferred);
+    free(win->deferred_tail);
+    free(win->pending);
     free(win->replies);
     free(win->access);
     if (win->w.eo.errhandler)
@@ -29,8 +42,11 @@ static void destroy(mica_rma_win_t *win)
     mica_obj_free(win);
 }
 
-static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_comm_t *comm, int flavor,
-                MPI_Win *out)
+/* A window of every flavor; MPI_Win_allocate's and MPI_Win_allocate_shared's memory (base
+ * NULL) comes once the group's sizes are known: a segment shared by the group (shared.c), or,
+ * for MPI_Win_allocate when the group cannot share one, the heap. */
+static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_info_t *info,
+                mica_comm_t *comm, int flavor, MPI_Win *out)
 {
     if (comm->inter)
         return mica_error(MPI_ERR_COMM, "comm is an intercommunicator: windows need an "
@@ -61,7 +77,11 @@ static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_comm_t *comm
     win->sizes = malloc(n * sizeof *win->sizes);
     win->disp_units = malloc(n * sizeof *win->disp_units);
     win->locked = calloc(n, sizeof *win->locked);
-    if (!win->sizes || !win->disp_units || !win->locked) {
+    win->pending = calloc(n, 1);
+    win->deferred = calloc(n, sizeof *win->deferred);
+    win->deferred_tail = calloc(n, sizeof *win->deferred_tail);
+    if (!win->sizes || !win->disp_units || !win->locked || !win->pending || !win->deferred ||
+        !win->deferred_tail) {
         destroy(win);
         return mica_error(MPI_ERR_NO_MEM, "no memory for a window");
     }
@@ -79,6 +99,20 @@ static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_comm_t *comm
         win->disp_units[i] = (int)all[2 * i + 1];
     }
     free(all);
+    mica_rma_hints_set(win, info, 1);
+    if (flavor == MPI_WIN_FLAVOR_SHARED || flavor == MPI_WIN_FLAVOR_ALLOCATE) {
+        rc = mica_rma_share(win, flavor == MPI_WIN_FLAVOR_ALLOCATE ||
+                                 win->hints.alloc_shared_noncontig);
+        if (rc != MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_ALLOCATE) {
+            rc = (win->base = malloc(size ? size : 1)) ? MPI_SUCCESS
+                 : mica_error(MPI_ERR_NO_MEM, "no memory for a window of %ld bytes", (long)size);
+            win->owns_base = 1;
+        }
+        if (rc != MPI_SUCCESS) {
+            destroy(win);
+            return rc;
+        }
+    }
     win->next = mica_rma_windows;
     mica_rma_windows = win;
     mica_progress_arm(mica_rma_poll);
@@ -89,35 +123,37 @@ static int make(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_comm_t *comm
 int mica_win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, mica_info_t *info,
                       mica_comm_t *comm, MPI_Win *win)
 {
-    (void)info;
-    return make(base, size, disp_unit, comm, MPI_WIN_FLAVOR_CREATE, win);
+    return make(base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_CREATE, win);
+}
+
+static int allocate(MPI_Aint size, MPI_Aint disp_unit, mica_info_t *info, mica_comm_t *comm,
+                    int flavor, void *baseptr, MPI_Win *win)
+{
+    if (!baseptr)
+        return mica_error(MPI_ERR_ARG, "baseptr is NULL");
+    int rc = make(NULL, size, disp_unit, info, comm, flavor, win);
+    if (rc == MPI_SUCCESS)
+        *(void **)baseptr = mica_rma_win(mica_win_lookup(*win))->base;
+    return rc;
 }
 
 int mica_win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, mica_info_t *info, mica_comm_t *comm,
                         void *baseptr, MPI_Win *win)
 {
-    (void)info;
-    if (size < 0)
-        return mica_error(MPI_ERR_SIZE, "size=%ld is negative", (long)size);
-    void *base = malloc(size ? size : 1);
-    if (!base)
-        return mica_error(MPI_ERR_NO_MEM, "no memory for a window of %ld bytes", (long)size);
-    int rc = make(base, size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
-    if (rc != MPI_SUCCESS) {
-        free(base);
-        return rc;
-    }
-    mica_rma_win(mica_win_lookup(*win))->owns_base = 1;
-    *(void **)baseptr = base;
-    return MPI_SUCCESS;
+    return allocate(size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE, baseptr, win);
+}
+
+int mica_win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, mica_info_t *info,
+                               mica_comm_t *comm, void *baseptr, MPI_Win *win)
+{
+    return allocate(size, disp_unit, info, comm, MPI_WIN_FLAVOR_SHARED, baseptr, win);
 }
 
 /* Dynamic windows: target displacements are addresses at the target; attached memory is not
  * tracked, so the range of an operation is not checked. */
 int mica_win_create_dynamic(mica_info_t *info, mica_comm_t *comm, MPI_Win *win)
 {
-    (void)info;
-    return make(MPI_BOTTOM, 0, 1, comm, MPI_WIN_FLAVOR_DYNAMIC, win);
+    return make(MPI_BOTTOM, 0, 1, info, comm, MPI_WIN_FLAVOR_DYNAMIC, win);
 }
 
 int mica_win_attach(mica_win_t *win, void *base, MPI_Aint size)

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/errors.h"
 #include "transport/segment.h"
 
 /* The bootstrap key under which a rank whose usual name was taken publishes the one it bound. */
@@ -340,5 +341,156 @@ out:
         close(memfd);
     free(fd);
     free(conn);
+    return rc;
+}
+
+/* --- segments for a group, made after start-up (segment.h) -------------------------------- */
+
+static size_t at_least_a_page(size_t bytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return bytes ? bytes : page;
+}
+
+int mica_segment_new(size_t bytes, int *fd, char **map)
+{
+    bytes = at_least_a_page(bytes);
+    *map = NULL;
+    *fd = memfd_create("mica-win", MFD_CLOEXEC);
+    if (*fd < 0)
+        return mica_error(MPI_ERR_NO_MEM, "no shared segment of %zu bytes: memfd_create: %s",
+                          bytes, strerror(errno));
+    if (ftruncate(*fd, (off_t)bytes)) {
+        int e = errno;
+        close(*fd);
+        return mica_error(MPI_ERR_NO_MEM, "no shared segment of %zu bytes: %s", bytes,
+                          strerror(e));
+    }
+    *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+    if (*map == MAP_FAILED) {
+        int e = errno;
+        *map = NULL;
+        close(*fd);
+        return mica_error(MPI_ERR_NO_MEM, "cannot map a shared segment of %zu bytes: %s", bytes,
+                          strerror(e));
+    }
+    return MPI_SUCCESS;
+}
+
+void mica_segment_unmap(char *map, size_t bytes)
+{
+    if (map)
+        munmap(map, at_least_a_page(bytes));
+}
+
+/* "mica-win-<pid>-<64 random bits>": unguessable, but the peers' checks do not rest on that. */
+static socklen_t group_address(struct sockaddr_un *a, const char *name)
+{
+    memset(a, 0, sizeof *a);
+    a->sun_family = AF_UNIX;
+    size_t n = strlen(name);
+    memcpy(a->sun_path + 1, name, n);
+    return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+}
+
+int mica_segment_listen(int *listener, char name[MICA_SEGMENT_NAME])
+{
+    for (int tries = 0; tries < 8; tries++) {
+        snprintf(name, MICA_SEGMENT_NAME, "mica-win-%ld-%016llx", (long)getpid(),
+                 (unsigned long long)random64());
+        struct sockaddr_un a;
+        socklen_t len = group_address(&a, name);
+        int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (s < 0)
+            return mica_error(MPI_ERR_OTHER, "no socket to share a segment: %s", strerror(errno));
+        if (!bind(s, (struct sockaddr *)&a, len) && !listen(s, 64)) {
+            *listener = s;
+            return MPI_SUCCESS;
+        }
+        int e = errno;
+        close(s);
+        if (e != EADDRINUSE)
+            return mica_error(MPI_ERR_OTHER, "cannot listen on @%s: %s", name, strerror(e));
+    }
+    return mica_error(MPI_ERR_OTHER, "every name tried to share a segment was taken");
+}
+
+/* The process at the other end of s: its id if it is one of this user's, else -1. */
+static long peer_pid(int s)
+{
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &len) || cred.uid != geteuid())
+        return -1;
+    return (long)cred.pid;
+}
+
+int mica_segment_give(int listener, int memfd, const int *pids, int n)
+{
+    unsigned char *served = calloc((size_t)n + 1, 1);
+    int rc = served ? MPI_SUCCESS : mica_error(MPI_ERR_NO_MEM, "no memory to share a segment");
+    for (int given = 0; rc == MPI_SUCCESS && given < n;) {
+        if (wait_readable(listener)) {
+            rc = mica_error(MPI_ERR_OTHER, "the process manager went while a shared segment "
+                            "was handed out");
+            break;
+        }
+        int c;
+        while (given < n && (c = accept4(listener, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+            long pid = peer_pid(c);
+            int i = 0;                /* a stranger, or a process served already, gets nothing */
+            while (i < n && (pids[i] != pid || served[i]))
+                i++;
+            if (i < n && !send_fds(c, 0, &memfd, 1)) {
+                served[i] = 1;
+                given++;
+            }
+            close(c);
+        }
+    }
+    free(served);
+    close(listener);
+    return rc;
+}
+
+int mica_segment_take(const char *name, int owner_pid, size_t bytes, char **map)
+{
+    struct sockaddr_un a;
+    socklen_t len = group_address(&a, name);
+    int s, fd = -1, word;
+    for (;;) {                        /* EAGAIN: the owner's backlog is full, a moment */
+        s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (s < 0)
+            return mica_error(MPI_ERR_OTHER, "no socket to take a segment: %s", strerror(errno));
+        if (!connect(s, (struct sockaddr *)&a, len))
+            break;
+        int e = errno;
+        close(s);
+        if (e != EAGAIN)
+            return mica_error(MPI_ERR_OTHER, "cannot reach @%s for a shared segment: %s", name,
+                              strerror(e));
+        poll(NULL, 0, 1);
+    }
+    int rc = MPI_SUCCESS;
+    if (peer_pid(s) != owner_pid)
+        rc = mica_error(MPI_ERR_OTHER, "@%s is not held by process %d, which shares the "
+                        "segment: refused", name, owner_pid);
+    else if (recv_fds(s, &word, &fd, 1) != 1)
+        rc = mica_error(MPI_ERR_OTHER, "process %d handed over no shared segment", owner_pid);
+    close(s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    bytes = at_least_a_page(bytes);
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+        (size_t)st.st_size != bytes)
+        rc = mica_error(MPI_ERR_OTHER, "refused the shared segment of process %d (owner %ld, "
+                        "%lld bytes)", owner_pid, (long)st.st_uid, (long long)st.st_size);
+    else if ((*map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+        *map = NULL;
+        rc = mica_error(MPI_ERR_NO_MEM, "cannot map a shared segment of %zu bytes: %s", bytes,
+                        strerror(errno));
+    }
+    close(fd);
     return rc;
 }

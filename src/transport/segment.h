@@ -22,4 +22,26 @@
  * seg[0 .. size-1]. Collective over the job. 0, or -1 after a message on stderr. */
 int mica_segment_share(const mica_boot_t *boot, size_t bytes, char **seg);
 
+/* A segment made later for a group of the job's processes (a shared-memory window): its owner
+ * makes it (mica_segment_new), listens on an abstract socket of a random name
+ * (mica_segment_listen), tells the name to the others through the library's own messages, and
+ * hands the memfd to each of them (mica_segment_give), who take and map it
+ * (mica_segment_take). Each end checks the other's process id, learnt over the job's own
+ * channels, with SO_PEERCRED: the memory goes to the group's processes only and to no other
+ * process that finds the name; nothing is left behind when they are gone. Each returns an MPI
+ * error code (core/errors.h). */
+#define MICA_SEGMENT_NAME 64          /* room for a listening socket's name */
+/* A memfd of `bytes` bytes (at least one page), mapped at *map. */
+int mica_segment_new(size_t bytes, int *fd, char **map);
+/* A listening socket (*listener) of a new random abstract name, written into name. */
+int mica_segment_listen(int *listener, char name[MICA_SEGMENT_NAME]);
+/* Hand memfd to one connection from each of the n processes pids[0 .. n-1], then close the
+ * listener. */
+int mica_segment_give(int listener, int memfd, const int *pids, int n);
+/* Connect to `name`, check that process owner_pid holds it, take its memfd of `bytes` bytes
+ * and map it at *map. */
+int mica_segment_take(const char *name, int owner_pid, size_t bytes, char **map);
+/* Unmap a segment of mica_segment_new or _take. */
+void mica_segment_unmap(char *map, size_t bytes);
+
 #endif
