@@ -121,6 +121,10 @@ RENAMED = {
 OBJECT_CLASS = {'MPI_Datatype': 'Datatype', 'MPI_Op': 'Op', 'MPI_Group': 'Group',
                 'MPI_Info': 'Info', 'MPI_Errhandler': 'Errhandler', 'MPI_Request': 'Request',
                 'MPI_Win': 'Win', 'MPI_File': 'File'}
+# Predefined objects that are not const: a program sets the error handler of FILE_NULL (the one
+# File::Open and File::Delete raise their errors through) and of WIN_NULL, and names predefined
+# datatypes (MPI::INT.Set_name), as with MPICH.
+MUTABLE = ('MPI_FILE_NULL', 'MPI_WIN_NULL')
 COMMS = {'MPI_COMM_WORLD': 'Intracomm', 'MPI_COMM_SELF': 'Intracomm', 'MPI_COMM_NULL': 'Comm_Null'}
 # Constants whose C++ names are common macros (autoconf's confdefs.h defines VERSION, which
 # broke every configure test that includes mpi.h): declared only where no macro has the name.
@@ -310,12 +314,14 @@ def constants():
             continue
         m = re.match(r'\(\((MPI_\w+)\)0x', value)
         if m and m.group(1) in OBJECT_CLASS:
-            objects.append((OBJECT_CLASS[m.group(1)], RENAMED.get(name, name[4:]), name, True))
+            cls = OBJECT_CLASS[m.group(1)]
+            objects.append((cls, RENAMED.get(name, name[4:]), name,
+                            name not in MUTABLE and cls != 'Datatype'))
         elif name in COMMS:
             objects.append((COMMS[name], name[4:], name, name == 'MPI_COMM_NULL'))
         elif re.match(r'^MPI_\w+$', value) and objects and any(o[2] == value for o in objects):
             cls = [o for o in objects if o[2] == value][0][0]
-            objects.append((cls, RENAMED.get(name, name[4:]), name, True))
+            objects.append((cls, RENAMED.get(name, name[4:]), name, cls != 'Datatype'))
     return ints, objects
 
 

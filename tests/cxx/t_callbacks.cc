@@ -134,6 +134,10 @@ int main()
     CHECK(strcmp(name, "vec") == 0 && len == 3);
     MPI::INT.Get_name(name, len);
     CHECK(strcmp(name, "MPI_INT") == 0);
+    MPI::INT.Set_name("int");   // predefined datatypes may be renamed
+    MPI::INT.Get_name(name, len);
+    CHECK(strcmp(name, "int") == 0);
+    MPI::INT.Set_name("MPI_INT");
     vec.Commit();
     int src[4] = {1, 2, 3, 4}, dst[4] = {0, 0, 0, 0};
     char packed[64];

@@ -103,8 +103,7 @@ int main()
 
     // A C++ error handler on FILE_NULL sees a failed open.
     MPI::Errhandler eh = MPI::File::Create_errhandler(file_handler);
-    MPI::File file_null = MPI::FILE_NULL;   // the constant is const; its copy is the handle
-    file_null.Set_errhandler(eh);
+    MPI::FILE_NULL.Set_errhandler(eh);   // not const: its handler is the program's to set
     eh.Free();
     MPI::File bad = MPI::File::Open(MPI::COMM_SELF, "/nonexistent-dir/x", MPI::MODE_RDONLY,
                                     MPI::INFO_NULL);
@@ -112,7 +111,7 @@ int main()
     CHECK(bad == MPI::FILE_NULL);
 
     // ... and ERRORS_THROW_EXCEPTIONS throws.
-    file_null.Set_errhandler(MPI::ERRORS_THROW_EXCEPTIONS);
+    MPI::FILE_NULL.Set_errhandler(MPI::ERRORS_THROW_EXCEPTIONS);
     CHECK(MPI::FILE_NULL.Get_errhandler() == MPI::ERRORS_THROW_EXCEPTIONS);
     bool thrown = false;
     try {
@@ -122,7 +121,7 @@ int main()
         CHECKF(e.Get_error_class() == MPI::ERR_NO_SUCH_FILE, "class %d", e.Get_error_class());
     }
     CHECK(thrown);
-    file_null.Set_errhandler(MPI::ERRORS_RETURN);
+    MPI::FILE_NULL.Set_errhandler(MPI::ERRORS_RETURN);
 
     world.Barrier();
     if (rank == 0)
