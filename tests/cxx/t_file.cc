@@ -67,7 +67,9 @@ int main()
     CHECK(in[3] == 10 * rank + 3);
 
     // A view: each rank sees every size-th int from its rank on.
-    MPI::Datatype vec = MPI::INT.Create_vector(1, 1, size).Create_resized(0, size * sizeof(int));
+    MPI::Datatype one = MPI::INT.Create_vector(1, 1, size);
+    MPI::Datatype vec = one.Create_resized(0, size * sizeof(int));
+    one.Free();
     vec.Commit();
     f.Set_view(rank * sizeof(int), MPI::INT, vec, "native", MPI::INFO_NULL);
     MPI::Offset disp;

@@ -94,7 +94,9 @@ int main()
     MPI::Intercomm sp = d.Split(0, lrank);
     CHECK(sp.Get_remote_size() == rsize);
     sp.Free();
-    MPI::Intercomm cr = d.Create(d.Get_group());
+    MPI::Group dg = d.Get_group();
+    MPI::Intercomm cr = d.Create(dg);
+    dg.Free();
     CHECK(cr.Get_size() == lsize && cr.Get_remote_size() == rsize);
     cr.Free();
     MPI::Intracomm merged = d.Merge(color == 1);

@@ -65,7 +65,9 @@ int main()
     // General active target with the whole group.
     MPI::Group g = win.Get_group();
     CHECK(g.Get_size() == size);
-    CHECK(MPI::Group::Compare(g, world.Get_group()) == MPI::IDENT);
+    MPI::Group wg = world.Get_group();
+    CHECK(MPI::Group::Compare(g, wg) == MPI::IDENT);
+    wg.Free();
     win.Post(g, 0);
     win.Start(g, 0);
     win.Put(&rank, 1, MPI::INT, right, 4, 1, MPI::INT);
