@@ -15,6 +15,8 @@ import api
 
 MEMBERS = api.ROOT + '/src/bindings/cxx/members.tsv'
 
+# The namespace's integer typedefs (a return type outside the class needs its namespace).
+TYPEDEFS = ('Aint', 'Offset', 'Count')
 # Classes: name -> (base, C type, member that holds the handle, the null handle).
 # Every communicator class shares the one handle of its root, Comm_Null.
 CLASSES = {
@@ -23,15 +25,19 @@ CLASSES = {
     'Intracomm': ('Comm', 'MPI_Comm', 'comm', 'MPI_COMM_NULL'),
     'Cartcomm': ('Intracomm', 'MPI_Comm', 'comm', 'MPI_COMM_NULL'),
     'Graphcomm': ('Intracomm', 'MPI_Comm', 'comm', 'MPI_COMM_NULL'),
+    'Distgraphcomm': ('Intracomm', 'MPI_Comm', 'comm', 'MPI_COMM_NULL'),
     'Intercomm': ('Comm', 'MPI_Comm', 'comm', 'MPI_COMM_NULL'),
     'Datatype': (None, 'MPI_Datatype', 'datatype', 'MPI_DATATYPE_NULL'),
     'Request': (None, 'MPI_Request', 'request', 'MPI_REQUEST_NULL'),
     'Prequest': ('Request', 'MPI_Request', 'request', 'MPI_REQUEST_NULL'),
+    'Grequest': ('Request', 'MPI_Request', 'request', 'MPI_REQUEST_NULL'),
     'Status': (None, 'MPI_Status', 'status', None),
     'Group': (None, 'MPI_Group', 'group', 'MPI_GROUP_NULL'),
     'Op': (None, 'MPI_Op', 'op', 'MPI_OP_NULL'),
     'Info': (None, 'MPI_Info', 'info', 'MPI_INFO_NULL'),
     'Errhandler': (None, 'MPI_Errhandler', 'errhandler', 'MPI_ERRHANDLER_NULL'),
+    'Win': (None, 'MPI_Win', 'win', 'MPI_WIN_NULL'),
+    'File': (None, 'MPI_File', 'file', 'MPI_FILE_NULL'),
 }
 # The root of each class (the class that holds the handle).
 ROOT_OF = {}
@@ -43,11 +49,65 @@ for _c in CLASSES:
 # In namespace MPI, the communicator root holds the richer PMPI::Comm (Comm_Null has no members).
 HELD = {'Comm_Null': 'Comm'}
 
-# Declarations added by hand to one namespace's class.
-PMPI_EXTRA = {
-    # MPI::Op::Init passes the MPI flavour of the user function (its Datatype is MPI::Datatype).
-    'Op': ['void Init(MPI::User_function* function, bool commute);'],
-}
+# The user's callback types (the standard's typedefs), written once for both namespaces: each
+# namespace declares them in its namespace mica_fn as <Class>_<Name> (class "-": at namespace
+# level, under their own name) and each class takes its own as a member typedef, so that
+# namespace PMPI can name MPI::'s flavour before MPI's classes are complete.
+CALLBACKS = [
+    ('-', 'User_function', 'void', 'const void* invec, void* inoutvec, int len, const Datatype& datatype'),
+    ('-', 'Datarep_extent_function', 'int', 'const Datatype& datatype, Aint& file_extent, void* extra_state'),
+    ('-', 'Datarep_conversion_function', 'int', 'void* userbuf, Datatype& datatype, int count, void* filebuf, Offset position, void* extra_state'),
+    ('Comm', 'Errhandler_function', 'void', 'Comm& comm, int* error_code, ...'),
+    ('Comm', 'Copy_attr_function', 'int', 'const Comm& oldcomm, int comm_keyval, void* extra_state, void* attribute_val_in, void* attribute_val_out, bool& flag'),
+    ('Comm', 'Delete_attr_function', 'int', 'Comm& comm, int comm_keyval, void* attribute_val, void* extra_state'),
+    ('Datatype', 'Copy_attr_function', 'int', 'const Datatype& oldtype, int type_keyval, void* extra_state, void* attribute_val_in, void* attribute_val_out, bool& flag'),
+    ('Datatype', 'Delete_attr_function', 'int', 'Datatype& type, int type_keyval, void* attribute_val, void* extra_state'),
+    ('Win', 'Errhandler_function', 'void', 'Win& win, int* error_code, ...'),
+    ('Win', 'Copy_attr_function', 'int', 'const Win& oldwin, int win_keyval, void* extra_state, void* attribute_val_in, void* attribute_val_out, bool& flag'),
+    ('Win', 'Delete_attr_function', 'int', 'Win& win, int win_keyval, void* attribute_val, void* extra_state'),
+    ('File', 'Errhandler_function', 'void', 'File& file, int* error_code, ...'),
+    ('Grequest', 'Query_function', 'int', 'void* extra_state, Status& status'),
+    ('Grequest', 'Free_function', 'int', 'void* extra_state'),
+    ('Grequest', 'Cancel_function', 'int', 'void* extra_state, bool complete'),
+]
+# The predefined attribute callbacks of the classes with keyvals, defined in the header: they
+# do in C++ what MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN do in C.
+KEYVAL_CLASSES = ('Comm', 'Datatype', 'Win')
+
+
+def callback_typedefs():
+    out = ['namespace mica_fn {\n']
+    for cls, name, ret, params in CALLBACKS:
+        if cls != '-':
+            out.append('typedef %s %s_%s(%s);\n' % (ret, cls, name, params))
+    out.append('}\n')
+    for cls, name, ret, params in CALLBACKS:
+        if cls == '-':
+            out.append('typedef %s %s(%s);\n' % (ret, name, params))
+    return ''.join(out)
+
+
+def class_extras(cls):
+    """Member typedefs of the callback types and the predefined attribute callbacks."""
+    out = ['typedef mica_fn::%s_%s %s;' % (cls, name, name)
+           for c, name, _, _ in CALLBACKS if c == cls]
+    if cls in KEYVAL_CLASSES:
+        copy = 'const %s&, int, void*, void* %%s, void* %%s, bool& %%s' % cls
+        out.append('static int NULL_COPY_FN(%s) { flag = false; return MPI_SUCCESS; }'
+                   % (copy % ('', '', 'flag')))
+        out.append('static int DUP_FN(%s) { *static_cast<void**>(out) = in; flag = true; '
+                   'return MPI_SUCCESS; }' % (copy % ('in', 'out', 'flag')))
+        out.append('static int NULL_DELETE_FN(%s&, int, void*, void*) { return MPI_SUCCESS; }'
+                   % cls)
+    return out
+
+
+def mpi_flavour(decl):
+    """A member's declaration with the MPI:: flavour of its callback types (for namespace PMPI),
+    or None when it takes no callback."""
+    out = re.sub(r'\b(\w+)::(\w+_function)\*', r'MPI::mica_fn::\1_\2*', decl)
+    out = re.sub(r'(?<![:\w])((?:User|Datarep_\w+)_function)\*', r'MPI::\1*', out)
+    return out if out != decl else None
 
 # Predefined objects: C name -> (class, C++ name); the C++ names of MPI-2 where they differ.
 RENAMED = {
@@ -59,8 +119,16 @@ RENAMED = {
     'MPI_2INTEGER': 'TWOINTEGER',
 }
 OBJECT_CLASS = {'MPI_Datatype': 'Datatype', 'MPI_Op': 'Op', 'MPI_Group': 'Group',
-                'MPI_Info': 'Info', 'MPI_Errhandler': 'Errhandler', 'MPI_Request': 'Request'}
+                'MPI_Info': 'Info', 'MPI_Errhandler': 'Errhandler', 'MPI_Request': 'Request',
+                'MPI_Win': 'Win', 'MPI_File': 'File'}
+# Predefined objects that are not const: a program sets the error handler of FILE_NULL (the one
+# File::Open and File::Delete raise their errors through) and of WIN_NULL, and names predefined
+# datatypes (MPI::INT.Set_name), as with MPICH.
+MUTABLE = ('MPI_FILE_NULL', 'MPI_WIN_NULL')
 COMMS = {'MPI_COMM_WORLD': 'Intracomm', 'MPI_COMM_SELF': 'Intracomm', 'MPI_COMM_NULL': 'Comm_Null'}
+# Constants whose C++ names are common macros (autoconf's confdefs.h defines VERSION, which
+# broke every configure test that includes mpi.h): declared only where no macro has the name.
+MACRO_PRONE = ('VERSION', 'SUBVERSION')
 # Integer constants left out: the MPI_T interface, Fortran's, and the names <stdio.h> defines.
 SKIP_INT = re.compile(r'^MPI_(T_|F_|SEEK_|ABI_)|^MPIX_')
 
@@ -83,7 +151,7 @@ class Member:
 
 def param_parts(p):
     """(type without name, name, is array) of one parameter declaration."""
-    m = re.match(r'(.*?)\s*\b(\w+)\s*(\[\])?$', p)
+    m = re.match(r'(.*?)\s*\b(\w+)\s*(\[\])?(\[\d+\])?$', p)
     return m.group(1), m.group(2), bool(m.group(3))
 
 
@@ -93,14 +161,17 @@ def class_in(t):
     return base[0] if base and base[0] in CLASSES else None
 
 
-def forward_arg(p):
-    """How an MPI:: forwarder passes one of its parameters to the PMPI:: function."""
+def forward_arg(p, friend=True):
+    """How an MPI:: forwarder passes one of its parameters to the PMPI:: function (a namespace
+    function is no friend of the classes: it passes a PMPI object made from the C handle)."""
     if p == '...':
         return None
     t, name, array = param_parts(p)
     c = class_in(t)
     if not c:
         return name
+    if not friend and not array:
+        return 'PMPI::%s(static_cast<%s>(%s))' % (c, CLASSES[c][1], name)
     if array:
         return 'reinterpret_cast<%sPMPI::%s*>(%s)' % ('const ' if 'const' in t else '', c, name)
     held = '%s.pmpi_%s' % (name, CLASSES[c][2])
@@ -118,7 +189,7 @@ def pmpi_view(cls):
 
 
 def forwarder(m):
-    args = [forward_arg(p) for p in m.params]
+    args = [forward_arg(p, m.cls is not None) for p in m.params]
     args = [a for a in args if a is not None]
     if m.cls is None:
         callee = 'PMPI::%s' % m.name
@@ -127,7 +198,13 @@ def forwarder(m):
     else:
         callee = '%s.%s' % (pmpi_view(m.cls), m.name)
     call = '%s(%s)' % (callee, ', '.join(args))
-    if m.ret == 'void':
+    clone = re.match(r'(\w+)&$', m.ret)
+    if clone and clone.group(1) in CLASSES:
+        # Clone: the PMPI:: member returns a new PMPI object; hand back a new MPI one instead.
+        c = clone.group(1)
+        body = ('PMPI::%s* p = &%s;\n    MPI::%s* c = new MPI::%s(*p);\n    delete p;\n'
+                '    return *c;' % (c, call, c, c))
+    elif m.ret == 'void':
         body = '%s;' % call
     elif m.ret in CLASSES:
         body = 'return %s(%s);' % (m.ret, call)
@@ -137,7 +214,7 @@ def forwarder(m):
     # A variadic function (Pcontrol) cannot pass its variable arguments on; they are dropped.
     params = ', '.join(m.params)
     # The return type precedes the qualified name: it is looked up outside the class.
-    ret = 'MPI::' + m.ret if m.ret in CLASSES else m.ret
+    ret = 'MPI::' + m.ret if m.ret.rstrip('&') in CLASSES or m.ret in TYPEDEFS else m.ret
     head = '%s %s%s(%s)%s' % (ret, scope, m.name, params, ' const' if m.const else '')
     return ('// Generated by gen/cxx.py from src/bindings/cxx/members.tsv: an MPI:: function that\n'
             '// forwards to its PMPI:: twin, alone in its object file so that a C++ profiling\n'
@@ -205,11 +282,14 @@ def class_decl(ns, cls, members):
             out.append('    %s(%s h) : %s(h) {}' % (cls, ctype, base))
             out.append('    %s(const PMPI::%s& p) : %s(p) {}' % (cls, root, base))
             out.append('    %s(const %s& o) : %s(o) {}' % (cls, root, base))
+    for extra in class_extras(cls):
+        out.append('    ' + extra)
     for m in members:
         out.append('    %s;' % m.decl)
-    if ns == 'PMPI':
-        for extra in PMPI_EXTRA.get(cls, []):
-            out.append('    ' + extra)
+        # PMPI:: also takes the MPI:: flavour of a callback, which the MPI:: forwarder passes on.
+        flavour = mpi_flavour(m.decl) if ns == 'PMPI' else None
+        if flavour:
+            out.append('    %s;' % flavour)
     if not base:
         out.append('protected:')
         # Every class of the namespace reaches every other's handle (MPI:: forwarders pass the
@@ -234,12 +314,14 @@ def constants():
             continue
         m = re.match(r'\(\((MPI_\w+)\)0x', value)
         if m and m.group(1) in OBJECT_CLASS:
-            objects.append((OBJECT_CLASS[m.group(1)], RENAMED.get(name, name[4:]), name, True))
+            cls = OBJECT_CLASS[m.group(1)]
+            objects.append((cls, RENAMED.get(name, name[4:]), name,
+                            name not in MUTABLE and cls != 'Datatype'))
         elif name in COMMS:
             objects.append((COMMS[name], name[4:], name, name == 'MPI_COMM_NULL'))
         elif re.match(r'^MPI_\w+$', value) and objects and any(o[2] == value for o in objects):
             cls = [o for o in objects if o[2] == value][0][0]
-            objects.append((cls, RENAMED.get(name, name[4:]), name, True))
+            objects.append((cls, RENAMED.get(name, name[4:]), name, cls != 'Datatype'))
     return ints, objects
 
 
@@ -253,10 +335,26 @@ HEADER_TOP = '''/* mpicxx.h: Mica's C++ binding: the MPI-2 C++ classes, MPI-2 C+
 #define MICA_MPICXX_H
 #include "mpi.h"
 
+/* MPI::SEEK_SET, SEEK_CUR, SEEK_END: the C headers define these names as macros, which would
+ * turn MPI::SEEK_SET into MPI::0. The headers that define them come first (their guards keep
+ * them from doing it again later); their macros give way to constants of the same values. */
+#include <stdio.h>
+#include <fcntl.h>
+#ifdef SEEK_SET
+enum { mica_stdio_seek_set = SEEK_SET, mica_stdio_seek_cur = SEEK_CUR,
+       mica_stdio_seek_end = SEEK_END };
+#undef SEEK_SET
+#undef SEEK_CUR
+#undef SEEK_END
+const int SEEK_SET = mica_stdio_seek_set;
+const int SEEK_CUR = mica_stdio_seek_cur;
+const int SEEK_END = mica_stdio_seek_end;
+#endif
+
 namespace MPI {
-class Datatype;
-typedef void User_function(const void* invec, void* inoutvec, int len, const Datatype& datatype);
-}
+typedef MPI_Aint Aint;
+typedef MPI_Offset Offset;
+%s%s}
 
 '''
 
@@ -266,8 +364,7 @@ def namespace(ns, members, ints, objects):
     out.append('typedef MPI_Aint Aint;\ntypedef MPI_Offset Offset;\ntypedef MPI_Count Count;\n')
     out.append(''.join('class %s;\n' % c for c in CLASSES))
     if ns == 'PMPI':
-        out.append('typedef void User_function(const void* invec, void* inoutvec, int len, '
-                   'const Datatype& datatype);\n')
+        out.append(callback_typedefs())
         out.append('''
 /* What ERRORS_THROW_EXCEPTIONS throws: MPI::Exception, whose base this is. */
 class Exception {
@@ -297,10 +394,20 @@ public:
     for m in members:
         if m.cls is None:
             out.append('%s;\n' % m.decl)
+            flavour = mpi_flavour(m.decl) if ns == 'PMPI' else None
+            if flavour:
+                out.append('%s;\n' % flavour)
     out.append('\n')
     for cxx, c in ints:
+        if cxx in MACRO_PRONE:
+            out.append('#ifndef %s\nconst int %s = %s;\n#endif\n' % (cxx, cxx, c))
+            continue
         out.append('const int %s = %s;\n' % (cxx, c))
     out.append('void* const BOTTOM = MPI_BOTTOM;\nvoid* const IN_PLACE = MPI_IN_PLACE;\n')
+    out.append('const int SEEK_SET = MPI_SEEK_SET;\nconst int SEEK_CUR = MPI_SEEK_CUR;\n'
+               'const int SEEK_END = MPI_SEEK_END;\n')
+    out.append('const char** const ARGV_NULL = 0;\nint* const ERRCODES_IGNORE = 0;\n'
+               'int* const UNWEIGHTED = MPI_UNWEIGHTED;\nint* const WEIGHTS_EMPTY = MPI_WEIGHTS_EMPTY;\n')
     out.append('\n')
     for cls, cxx, c, const in objects:
         out.append('extern %s%s %s;\n' % ('const ' if const else '', cls, cxx))
@@ -325,7 +432,8 @@ def constants_cc(objects):
 def generate():
     members = load_members()
     ints, objects = constants()
-    header = [HEADER_TOP, namespace('PMPI', members, ints, objects),
+    top = HEADER_TOP % (''.join('class %s;\n' % c for c in CLASSES), callback_typedefs())
+    header = [top, namespace('PMPI', members, ints, objects),
               namespace('MPI', members, ints, objects), '#endif /* MICA_MPICXX_H */\n']
     files = {'cxx/mpicxx.h': ''.join(header), 'cxx/constants.cc': constants_cc(objects)}
     for m in members:

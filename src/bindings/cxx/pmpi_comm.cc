@@ -272,19 +272,19 @@ PMPI::Intracomm PMPI::Intracomm::Create(const Group& group) const
     return newcomm;
 }
 
-void PMPI::Intracomm::Bcast(void* buffer, int count, const Datatype& datatype, int root) const
+void PMPI::Comm::Bcast(void* buffer, int count, const Datatype& datatype, int root) const
 {
     CHECK(PMPI_Bcast(buffer, count, datatype, root, mpi_comm));
 }
 
-void PMPI::Intracomm::Reduce(const void* sendbuf, void* recvbuf, int count,
-                             const Datatype& datatype, const Op& op, int root) const
+void PMPI::Comm::Reduce(const void* sendbuf, void* recvbuf, int count,
+                        const Datatype& datatype, const Op& op, int root) const
 {
     CHECK(PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, mpi_comm));
 }
 
-void PMPI::Intracomm::Allreduce(const void* sendbuf, void* recvbuf, int count,
-                                const Datatype& datatype, const Op& op) const
+void PMPI::Comm::Allreduce(const void* sendbuf, void* recvbuf, int count,
+                           const Datatype& datatype, const Op& op) const
 {
     CHECK(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, mpi_comm));
 }
@@ -301,52 +301,52 @@ void PMPI::Intracomm::Exscan(const void* sendbuf, void* recvbuf, int count,
     CHECK(PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, mpi_comm));
 }
 
-void PMPI::Intracomm::Gather(const void* sendbuf, int sendcount, const Datatype& sendtype,
-                             void* recvbuf, int recvcount, const Datatype& recvtype, int root) const
+void PMPI::Comm::Gather(const void* sendbuf, int sendcount, const Datatype& sendtype,
+                        void* recvbuf, int recvcount, const Datatype& recvtype, int root) const
 {
     CHECK(PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, mpi_comm));
 }
 
-void PMPI::Intracomm::Gatherv(const void* sendbuf, int sendcount, const Datatype& sendtype,
-                              void* recvbuf, const int recvcounts[], const int displs[],
-                              const Datatype& recvtype, int root) const
+void PMPI::Comm::Gatherv(const void* sendbuf, int sendcount, const Datatype& sendtype,
+                         void* recvbuf, const int recvcounts[], const int displs[],
+                         const Datatype& recvtype, int root) const
 {
     CHECK(PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        mpi_comm));
 }
 
-void PMPI::Intracomm::Scatter(const void* sendbuf, int sendcount, const Datatype& sendtype,
-                              void* recvbuf, int recvcount, const Datatype& recvtype,
-                              int root) const
+void PMPI::Comm::Scatter(const void* sendbuf, int sendcount, const Datatype& sendtype,
+                         void* recvbuf, int recvcount, const Datatype& recvtype,
+                         int root) const
 {
     CHECK(PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                        mpi_comm));
 }
 
-void PMPI::Intracomm::Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                               const Datatype& sendtype, void* recvbuf, int recvcount,
-                               const Datatype& recvtype, int root) const
+void PMPI::Comm::Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                          const Datatype& sendtype, void* recvbuf, int recvcount,
+                          const Datatype& recvtype, int root) const
 {
     CHECK(PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                         mpi_comm));
 }
 
-void PMPI::Intracomm::Allgather(const void* sendbuf, int sendcount, const Datatype& sendtype,
-                                void* recvbuf, int recvcount, const Datatype& recvtype) const
+void PMPI::Comm::Allgather(const void* sendbuf, int sendcount, const Datatype& sendtype,
+                           void* recvbuf, int recvcount, const Datatype& recvtype) const
 {
     CHECK(PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, mpi_comm));
 }
 
-void PMPI::Intracomm::Allgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype,
-                                 void* recvbuf, const int recvcounts[], const int displs[],
-                                 const Datatype& recvtype) const
+void PMPI::Comm::Allgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype,
+                            void* recvbuf, const int recvcounts[], const int displs[],
+                            const Datatype& recvtype) const
 {
     CHECK(PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                           mpi_comm));
 }
 
-void PMPI::Intracomm::Alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype,
-                               void* recvbuf, int recvcount, const Datatype& recvtype) const
+void PMPI::Comm::Alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype,
+                          void* recvbuf, int recvcount, const Datatype& recvtype) const
 {
     CHECK(PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, mpi_comm));
 }
@@ -474,5 +474,309 @@ PMPI::Intracomm PMPI::Intercomm::Merge(bool high) const
 {
     MPI_Comm newcomm = MPI_COMM_NULL;
     CHECK(PMPI_Intercomm_merge(mpi_comm, high, &newcomm));
+    return newcomm;
+}
+
+// ---- Comm: the members of MPI-2.2 beyond MPI-1's ----------------------------------------------
+PMPI::Prequest PMPI::Comm::Ssend_init(const void* buf, int count, const Datatype& datatype, int dest,
+                                      int tag) const
+{
+    MPI_Request request = MPI_REQUEST_NULL;
+    CHECK(PMPI_Ssend_init(buf, count, datatype, dest, tag, mpi_comm, &request));
+    return request;
+}
+
+PMPI::Prequest PMPI::Comm::Bsend_init(const void* buf, int count, const Datatype& datatype, int dest,
+                                      int tag) const
+{
+    MPI_Request request = MPI_REQUEST_NULL;
+    CHECK(PMPI_Bsend_init(buf, count, datatype, dest, tag, mpi_comm, &request));
+    return request;
+}
+
+PMPI::Prequest PMPI::Comm::Rsend_init(const void* buf, int count, const Datatype& datatype, int dest,
+                                      int tag) const
+{
+    MPI_Request request = MPI_REQUEST_NULL;
+    CHECK(PMPI_Rsend_init(buf, count, datatype, dest, tag, mpi_comm, &request));
+    return request;
+}
+
+void PMPI::Comm::Reduce_scatter(const void* sendbuf, void* recvbuf, int recvcounts[],
+                                const Datatype& datatype, const Op& op) const
+{
+    CHECK(PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, mpi_comm));
+}
+
+void PMPI::Comm::Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                                      const Datatype& datatype, const Op& op) const
+{
+    CHECK(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, mpi_comm));
+}
+
+void PMPI::Comm::Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                           const Datatype& sendtype, void* recvbuf, const int recvcounts[],
+                           const int rdispls[], const Datatype& recvtype) const
+{
+    CHECK(PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, mpi_comm));
+}
+
+void PMPI::Comm::Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                           const Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                           const int rdispls[], const Datatype recvtypes[]) const
+{
+    static_assert(sizeof(Datatype) == sizeof(MPI_Datatype), "Datatype arrays are C arrays");
+    CHECK(PMPI_Alltoallw(sendbuf, sendcounts, sdispls,
+                         reinterpret_cast<const MPI_Datatype*>(sendtypes), recvbuf, recvcounts,
+                         rdispls, reinterpret_cast<const MPI_Datatype*>(recvtypes), mpi_comm));
+}
+
+// Clone: a new object of the dynamic class's kind holding a duplicate (Comm_dup); the caller
+// deletes it (the MPI:: forwarder does, after copying it into an MPI:: object).
+PMPI::Comm& PMPI::Comm::Clone() const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_dup(mpi_comm, &newcomm));
+    return *new Comm(newcomm);
+}
+
+void PMPI::Comm::Set_attr(int comm_keyval, const void* attribute_val) const
+{
+    CHECK(PMPI_Comm_set_attr(mpi_comm, comm_keyval, const_cast<void*>(attribute_val)));
+}
+
+bool PMPI::Comm::Get_attr(int comm_keyval, void* attribute_val) const
+{
+    int flag = 0;
+    CHECK(PMPI_Comm_get_attr(mpi_comm, comm_keyval, attribute_val, &flag));
+    return flag;
+}
+
+void PMPI::Comm::Delete_attr(int comm_keyval)
+{
+    CHECK(PMPI_Comm_delete_attr(mpi_comm, comm_keyval));
+}
+
+void PMPI::Comm::Free_keyval(int& comm_keyval)
+{
+    CHECK(PMPI_Comm_free_keyval(&comm_keyval));
+}
+
+PMPI::Intercomm PMPI::Comm::Get_parent()
+{
+    MPI_Comm parent = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_get_parent(&parent));
+    return parent;
+}
+
+PMPI::Intercomm PMPI::Comm::Join(const int fd)
+{
+    MPI_Comm intercomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_join(fd, &intercomm));
+    return intercomm;
+}
+
+void PMPI::Comm::Disconnect()
+{
+    CHECK(PMPI_Comm_disconnect(&mpi_comm));
+}
+
+// ---- Intracomm: MPI-2.2's additions -----------------------------------------------------------
+PMPI::Intracomm& PMPI::Intracomm::Clone() const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_dup(mpi_comm, &newcomm));
+    return *new Intracomm(newcomm);
+}
+
+PMPI::Distgraphcomm PMPI::Intracomm::Dist_graph_create(int n, const int sources[],
+                                                       const int degrees[],
+                                                       const int destinations[],
+                                                       const int weights[], const Info& info,
+                                                       bool reorder) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Dist_graph_create(mpi_comm, n, sources, degrees, destinations, weights, info,
+                                 reorder, &newcomm));
+    return newcomm;
+}
+
+PMPI::Distgraphcomm PMPI::Intracomm::Dist_graph_create(int n, const int sources[],
+                                                       const int degrees[],
+                                                       const int destinations[], const Info& info,
+                                                       bool reorder) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Dist_graph_create(mpi_comm, n, sources, degrees, destinations, MPI_UNWEIGHTED,
+                                 info, reorder, &newcomm));
+    return newcomm;
+}
+
+PMPI::Distgraphcomm PMPI::Intracomm::Dist_graph_create_adjacent(
+    int indegree, const int sources[], const int sourceweights[], int outdegree,
+    const int destinations[], const int destweights[], const Info& info, bool reorder) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Dist_graph_create_adjacent(mpi_comm, indegree, sources, sourceweights, outdegree,
+                                          destinations, destweights, info, reorder, &newcomm));
+    return newcomm;
+}
+
+PMPI::Distgraphcomm PMPI::Intracomm::Dist_graph_create_adjacent(
+    int indegree, const int sources[], int outdegree, const int destinations[], const Info& info,
+    bool reorder) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Dist_graph_create_adjacent(mpi_comm, indegree, sources, MPI_UNWEIGHTED, outdegree,
+                                          destinations, MPI_UNWEIGHTED, info, reorder, &newcomm));
+    return newcomm;
+}
+
+PMPI::Intercomm PMPI::Intracomm::Accept(const char* port_name, const Info& info, int root) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_accept(port_name, info, root, mpi_comm, &newcomm));
+    return newcomm;
+}
+
+PMPI::Intercomm PMPI::Intracomm::Connect(const char* port_name, const Info& info, int root) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_connect(port_name, info, root, mpi_comm, &newcomm));
+    return newcomm;
+}
+
+// C takes char* argv[] where C++ takes const char* argv[]: the strings are only read.
+PMPI::Intercomm PMPI::Intracomm::Spawn(const char* command, const char* argv[], int maxprocs,
+                                       const Info& info, int root) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_spawn(command, const_cast<char**>(argv), maxprocs, info, root, mpi_comm,
+                          &newcomm, MPI_ERRCODES_IGNORE));
+    return newcomm;
+}
+
+PMPI::Intercomm PMPI::Intracomm::Spawn(const char* command, const char* argv[], int maxprocs,
+                                       const Info& info, int root, int array_of_errcodes[]) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_spawn(command, const_cast<char**>(argv), maxprocs, info, root, mpi_comm,
+                          &newcomm, array_of_errcodes));
+    return newcomm;
+}
+
+PMPI::Intercomm PMPI::Intracomm::Spawn_multiple(int count, const char* array_of_commands[],
+                                                const char** array_of_argv[],
+                                                const int array_of_maxprocs[],
+                                                const Info array_of_info[], int root) const
+{
+    static_assert(sizeof(Info) == sizeof(MPI_Info), "Info arrays are C arrays");
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_spawn_multiple(count, const_cast<char**>(array_of_commands),
+                                   const_cast<char***>(array_of_argv), array_of_maxprocs,
+                                   reinterpret_cast<const MPI_Info*>(array_of_info), root,
+                                   mpi_comm, &newcomm, MPI_ERRCODES_IGNORE));
+    return newcomm;
+}
+
+PMPI::Intercomm PMPI::Intracomm::Spawn_multiple(int count, const char* array_of_commands[],
+                                                const char** array_of_argv[],
+                                                const int array_of_maxprocs[],
+                                                const Info array_of_info[], int root,
+                                                int array_of_errcodes[]) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_spawn_multiple(count, const_cast<char**>(array_of_commands),
+                                   const_cast<char***>(array_of_argv), array_of_maxprocs,
+                                   reinterpret_cast<const MPI_Info*>(array_of_info), root,
+                                   mpi_comm, &newcomm, array_of_errcodes));
+    return newcomm;
+}
+
+// ---- Cartcomm, Graphcomm, Distgraphcomm: MPI-2.2's additions ----------------------------------
+PMPI::Cartcomm& PMPI::Cartcomm::Clone() const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_dup(mpi_comm, &newcomm));
+    return *new Cartcomm(newcomm);
+}
+
+int PMPI::Cartcomm::Map(int ndims, const int dims[], const bool periods[]) const
+{
+    std::vector<int> p = ints_of(periods, ndims);
+    int newrank = MPI_UNDEFINED;
+    CHECK(PMPI_Cart_map(mpi_comm, ndims, dims, p.data(), &newrank));
+    return newrank;
+}
+
+PMPI::Graphcomm& PMPI::Graphcomm::Clone() const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_dup(mpi_comm, &newcomm));
+    return *new Graphcomm(newcomm);
+}
+
+void PMPI::Graphcomm::Get_topo(int maxindex, int maxedges, int index[], int edges[]) const
+{
+    CHECK(PMPI_Graph_get(mpi_comm, maxindex, maxedges, index, edges));
+}
+
+int PMPI::Graphcomm::Map(int nnodes, const int index[], const int edges[]) const
+{
+    int newrank = MPI_UNDEFINED;
+    CHECK(PMPI_Graph_map(mpi_comm, nnodes, index, edges, &newrank));
+    return newrank;
+}
+
+PMPI::Distgraphcomm PMPI::Distgraphcomm::Dup() const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_dup(mpi_comm, &newcomm));
+    return newcomm;
+}
+
+PMPI::Distgraphcomm& PMPI::Distgraphcomm::Clone() const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_dup(mpi_comm, &newcomm));
+    return *new Distgraphcomm(newcomm);
+}
+
+void PMPI::Distgraphcomm::Get_dist_neighbors_count(int& indegree, int& outdegree,
+                                                   bool& weighted) const
+{
+    int w = 0;
+    CHECK(PMPI_Dist_graph_neighbors_count(mpi_comm, &indegree, &outdegree, &w));
+    weighted = w;
+}
+
+void PMPI::Distgraphcomm::Get_dist_neighbors(int maxindegree, int sources[], int sourceweights[],
+                                             int maxoutdegree, int destinations[],
+                                             int destweights[])
+{
+    CHECK(PMPI_Dist_graph_neighbors(mpi_comm, maxindegree, sources, sourceweights, maxoutdegree,
+                                    destinations, destweights));
+}
+
+// ---- Intercomm: MPI-2.2's additions -----------------------------------------------------------
+PMPI::Intercomm& PMPI::Intercomm::Clone() const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_dup(mpi_comm, &newcomm));
+    return *new Intercomm(newcomm);
+}
+
+PMPI::Intercomm PMPI::Intercomm::Create(const Group& group) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_create(mpi_comm, group, &newcomm));
+    return newcomm;
+}
+
+PMPI::Intercomm PMPI::Intercomm::Split(int color, int key) const
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    CHECK(PMPI_Comm_split(mpi_comm, color, key, &newcomm));
     return newcomm;
 }

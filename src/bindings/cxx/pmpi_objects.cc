@@ -281,3 +281,199 @@ void PMPI::Errhandler::Free()
     }
     CHECK(PMPI_Errhandler_free(&mpi_errhandler));
 }
+
+// ---- Datatype: MPI-2.2's additions ------------------------------------------------------------
+PMPI::Datatype PMPI::Datatype::Create_hvector(int count, int blocklength, Aint stride) const
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    CHECK(PMPI_Type_create_hvector(count, blocklength, stride, mpi_datatype, &t));
+    return t;
+}
+
+PMPI::Datatype PMPI::Datatype::Create_hindexed(int count, const int array_of_blocklengths[],
+                                               const Aint array_of_displacements[]) const
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    CHECK(PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements,
+                                    mpi_datatype, &t));
+    return t;
+}
+
+PMPI::Datatype PMPI::Datatype::Create_indexed_block(int count, int blocklength,
+                                                    const int array_of_displacements[]) const
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    CHECK(PMPI_Type_create_indexed_block(count, blocklength, array_of_displacements, mpi_datatype,
+                                         &t));
+    return t;
+}
+
+PMPI::Datatype PMPI::Datatype::Create_subarray(int ndims, const int array_of_sizes[],
+                                               const int array_of_subsizes[],
+                                               const int array_of_starts[], int order) const
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    CHECK(PMPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts,
+                                    order, mpi_datatype, &t));
+    return t;
+}
+
+PMPI::Datatype PMPI::Datatype::Create_darray(int size, int rank, int ndims,
+                                             const int array_of_gsizes[],
+                                             const int array_of_distribs[],
+                                             const int array_of_dargs[],
+                                             const int array_of_psizes[], int order) const
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    CHECK(PMPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
+                                  array_of_dargs, array_of_psizes, order, mpi_datatype, &t));
+    return t;
+}
+
+PMPI::Datatype PMPI::Datatype::Create_f90_integer(int r)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    CHECK(PMPI_Type_create_f90_integer(r, &t));
+    return t;
+}
+
+PMPI::Datatype PMPI::Datatype::Create_f90_real(int p, int r)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    CHECK(PMPI_Type_create_f90_real(p, r, &t));
+    return t;
+}
+
+PMPI::Datatype PMPI::Datatype::Create_f90_complex(int p, int r)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    CHECK(PMPI_Type_create_f90_complex(p, r, &t));
+    return t;
+}
+
+PMPI::Datatype PMPI::Datatype::Match_size(int typeclass, int size)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    CHECK(PMPI_Type_match_size(typeclass, size, &t));
+    return t;
+}
+
+void PMPI::Datatype::Get_true_extent(Aint& true_lb, Aint& true_extent) const
+{
+    CHECK(PMPI_Type_get_true_extent(mpi_datatype, &true_lb, &true_extent));
+}
+
+void PMPI::Datatype::Get_envelope(int& num_integers, int& num_addresses, int& num_datatypes,
+                                  int& combiner) const
+{
+    CHECK(PMPI_Type_get_envelope(mpi_datatype, &num_integers, &num_addresses, &num_datatypes,
+                                 &combiner));
+}
+
+void PMPI::Datatype::Get_contents(int max_integers, int max_addresses, int max_datatypes,
+                                  int array_of_integers[], Aint array_of_addresses[],
+                                  Datatype array_of_datatypes[]) const
+{
+    CHECK(PMPI_Type_get_contents(mpi_datatype, max_integers, max_addresses, max_datatypes,
+                                 array_of_integers, array_of_addresses,
+                                 reinterpret_cast<MPI_Datatype*>(array_of_datatypes)));
+}
+
+void PMPI::Datatype::Pack(const void* inbuf, int incount, void* outbuf, int outsize,
+                          int& position, const Comm& comm) const
+{
+    CHECK(PMPI_Pack(inbuf, incount, mpi_datatype, outbuf, outsize, &position, comm));
+}
+
+void PMPI::Datatype::Unpack(const void* inbuf, int insize, void* outbuf, int outcount,
+                            int& position, const Comm& comm) const
+{
+    CHECK(PMPI_Unpack(inbuf, insize, &position, outbuf, outcount, mpi_datatype, comm));
+}
+
+int PMPI::Datatype::Pack_size(int incount, const Comm& comm) const
+{
+    int size = 0;
+    CHECK(PMPI_Pack_size(incount, mpi_datatype, comm, &size));
+    return size;
+}
+
+void PMPI::Datatype::Pack_external(const char* datarep, const void* inbuf, int incount,
+                                   void* outbuf, Aint outsize, Aint& position) const
+{
+    CHECK(PMPI_Pack_external(datarep, inbuf, incount, mpi_datatype, outbuf, outsize, &position));
+}
+
+void PMPI::Datatype::Unpack_external(const char* datarep, const void* inbuf, Aint insize,
+                                     Aint& position, void* outbuf, int outcount) const
+{
+    CHECK(PMPI_Unpack_external(datarep, inbuf, insize, &position, outbuf, outcount,
+                               mpi_datatype));
+}
+
+PMPI::Aint PMPI::Datatype::Pack_external_size(const char* datarep, int incount) const
+{
+    MPI_Aint size = 0;
+    CHECK(PMPI_Pack_external_size(datarep, incount, mpi_datatype, &size));
+    return size;
+}
+
+void PMPI::Datatype::Set_name(const char* type_name)
+{
+    CHECK(PMPI_Type_set_name(mpi_datatype, type_name));
+}
+
+void PMPI::Datatype::Get_name(char* type_name, int& resultlen) const
+{
+    CHECK(PMPI_Type_get_name(mpi_datatype, type_name, &resultlen));
+}
+
+void PMPI::Datatype::Free_keyval(int& type_keyval)
+{
+    CHECK(PMPI_Type_free_keyval(&type_keyval));
+}
+
+void PMPI::Datatype::Set_attr(int type_keyval, const void* attribute_val)
+{
+    CHECK(PMPI_Type_set_attr(mpi_datatype, type_keyval, const_cast<void*>(attribute_val)));
+}
+
+bool PMPI::Datatype::Get_attr(int type_keyval, void* attribute_val) const
+{
+    int flag = 0;
+    CHECK(PMPI_Type_get_attr(mpi_datatype, type_keyval, attribute_val, &flag));
+    return flag;
+}
+
+void PMPI::Datatype::Delete_attr(int type_keyval)
+{
+    CHECK(PMPI_Type_delete_attr(mpi_datatype, type_keyval));
+}
+
+// ---- Group, Op, Info: MPI-2.2's additions -----------------------------------------------------
+PMPI::Group PMPI::Group::Range_incl(int n, const int ranges[][3]) const
+{
+    MPI_Group g = MPI_GROUP_NULL;
+    CHECK(PMPI_Group_range_incl(mpi_group, n, const_cast<int(*)[3]>(ranges), &g));
+    return g;
+}
+
+PMPI::Group PMPI::Group::Range_excl(int n, const int ranges[][3]) const
+{
+    MPI_Group g = MPI_GROUP_NULL;
+    CHECK(PMPI_Group_range_excl(mpi_group, n, const_cast<int(*)[3]>(ranges), &g));
+    return g;
+}
+
+void PMPI::Op::Reduce_local(const void* inbuf, void* inoutbuf, int count,
+                            const Datatype& datatype) const
+{
+    CHECK(PMPI_Reduce_local(inbuf, inoutbuf, count, datatype, mpi_op));
+}
+
+bool PMPI::Info::Get_valuelen(const char* key, int& valuelen) const
+{
+    int flag = 0;
+    CHECK(PMPI_Info_get_valuelen(mpi_info, key, &valuelen, &flag));
+    return flag;
+}

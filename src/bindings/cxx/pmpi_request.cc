@@ -172,3 +172,67 @@ void PMPI::Status::Set_error(int error)
 {
     mpi_status.MPI_ERROR = error;
 }
+
+// ---- Request, Grequest, Status: MPI-2.2's additions -------------------------------------------
+bool PMPI::Request::Get_status(Status& status) const
+{
+    int flag = 0;
+    CHECK(PMPI_Request_get_status(mpi_request, &flag, &status.mpi_status));
+    return flag;
+}
+
+bool PMPI::Request::Get_status() const
+{
+    int flag = 0;
+    CHECK(PMPI_Request_get_status(mpi_request, &flag, MPI_STATUS_IGNORE));
+    return flag;
+}
+
+int PMPI::Request::Waitsome(int incount, Request array_of_requests[], int array_of_indices[],
+                            Status array_of_statuses[])
+{
+    int outcount = MPI_UNDEFINED;
+    CHECK(PMPI_Waitsome(incount, c_requests(array_of_requests), &outcount, array_of_indices,
+                        c_statuses(array_of_statuses)));
+    return outcount;
+}
+
+int PMPI::Request::Waitsome(int incount, Request array_of_requests[], int array_of_indices[])
+{
+    int outcount = MPI_UNDEFINED;
+    CHECK(PMPI_Waitsome(incount, c_requests(array_of_requests), &outcount, array_of_indices,
+                        MPI_STATUSES_IGNORE));
+    return outcount;
+}
+
+int PMPI::Request::Testsome(int incount, Request array_of_requests[], int array_of_indices[],
+                            Status array_of_statuses[])
+{
+    int outcount = MPI_UNDEFINED;
+    CHECK(PMPI_Testsome(incount, c_requests(array_of_requests), &outcount, array_of_indices,
+                        c_statuses(array_of_statuses)));
+    return outcount;
+}
+
+int PMPI::Request::Testsome(int incount, Request array_of_requests[], int array_of_indices[])
+{
+    int outcount = MPI_UNDEFINED;
+    CHECK(PMPI_Testsome(incount, c_requests(array_of_requests), &outcount, array_of_indices,
+                        MPI_STATUSES_IGNORE));
+    return outcount;
+}
+
+void PMPI::Grequest::Complete()
+{
+    CHECK(PMPI_Grequest_complete(mpi_request));
+}
+
+void PMPI::Status::Set_elements(const Datatype& datatype, int count)
+{
+    CHECK(PMPI_Status_set_elements(&mpi_status, datatype, count));
+}
+
+void PMPI::Status::Set_cancelled(bool flag)
+{
+    CHECK(PMPI_Status_set_cancelled(&mpi_status, flag));
+}
