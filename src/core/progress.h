@@ -31,36 +31,39 @@ void mica_progress_idle(unsigned idle);
  * operation runs with it held, as MPICH's do: the standard lets those call MPI_Abort only. */
 extern int mica_locking;
 extern pthread_mutex_t mica_big_lock;
-extern _Thread_local int mica_lock_held;       /* this thread holds it (when locking) */
+/* How many times this thread has taken it (when locking): a user's reduction operation runs with
+ * it held and may call MPI (mpi4py's call MPI_Type_get_extent), whose binding takes it again, as
+ * MPICH's recursive global lock allows. */
+extern _Thread_local int mica_lock_held;
 static inline void mica_lock(void)
 {
-    if (mica_locking) {
+    if (mica_locking && !mica_lock_held++)
         pthread_mutex_lock(&mica_big_lock);
-        mica_lock_held = 1;
-    }
 }
 static inline void mica_unlock(void)
 {
-    if (mica_locking) {
-        mica_lock_held = 0;
+    if (mica_locking && !--mica_lock_held)
         pthread_mutex_unlock(&mica_big_lock);
-    }
 }
 
 /* Around a call of the user's code (an error handler, an attribute copy or delete function, a
- * generalized request's functions): the lock let go if this thread holds it, and taken again
- * after. begin returns what end needs. */
+ * generalized request's functions): the lock let go if this thread holds it, however many times,
+ * and taken again as many times after. begin returns what end needs. */
 static inline int mica_callback_begin(void)
 {
-    if (!mica_locking || !mica_lock_held)
+    int held = mica_lock_held;
+    if (!mica_locking || !held)
         return 0;
-    mica_unlock();
-    return 1;
+    mica_lock_held = 0;
+    pthread_mutex_unlock(&mica_big_lock);
+    return held;
 }
 static inline void mica_callback_end(int held)
 {
-    if (held)
-        mica_lock();
+    if (held) {
+        pthread_mutex_lock(&mica_big_lock);
+        mica_lock_held = held;
+    }
 }
 
 /* Wait until *flag becomes non-zero, polling progress (with the lock held around each poll). */
