@@ -28,7 +28,8 @@ void mica_progress_idle(unsigned idle);
  * C bindings take it around every core call (generated: impl.tsv's lock column), so the core
  * never takes it; it is let go only while a waiting loop yields (mica_progress_idle) and around
  * the user's callbacks, which may call MPI themselves (mica_callback_begin). A user's reduction
- * operation runs with it held, as MPICH's do: the standard lets those call MPI_Abort only. */
+ * operation runs with it held, as MPICH's do (it may run inside a progress poll, where letting
+ * the lock go would let another thread into a half-updated schedule). */
 extern int mica_locking;
 extern pthread_mutex_t mica_big_lock;
 /* How many times this thread has taken it (when locking): a user's reduction operation runs with
