@@ -4,7 +4,13 @@
  * posted at MPI_Start, and each partition arrives with the whole message (MPI_Parrived), which
  * the standard allows. The message travels on the communicator's collective context under a
  * tag of its own (mica_pt2pt_part_tag), so no receive of the user's matches it, and sender and
- * receiver may cut the same data into different numbers of partitions. */
+ * receiver may cut the same data into different numbers of partitions. Partitioned requests
+ * match in the order of their initialisation calls (MPI 4.0 section 4.2.2): each carries its
+ * number among the inits of its side with the same communicator, peer and tag, and the wire tag
+ * mixes it in, so the k-th MPI_Psend_init meets the k-th MPI_Precv_init whatever the order of
+ * MPI_Start. */
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +22,7 @@
 typedef struct part {
     int partitions;
     int send;                         /* the sending side */
+    unsigned order;                   /* its number among the inits of its kind (above) */
     int ready;                        /* partitions marked ready since MPI_Start */
     unsigned char marked[];           /* which */
 } part_t;
@@ -23,6 +30,30 @@ typedef struct part {
 static part_t *part_of(mica_request_t *r)
 {
     return r->ext;
+}
+
+/* How many inits of each side each (context, peer, tag) has seen. */
+typedef struct count {
+    struct count *next;
+    uint32_t context;
+    int peer, tag, send;
+    unsigned n;
+} count_t;
+static count_t *counts;
+
+static int next_order(uint32_t context, int peer, int tag, int send, unsigned *order)
+{
+    count_t *c = counts;
+    while (c && (c->context != context || c->peer != peer || c->tag != tag || c->send != send))
+        c = c->next;
+    if (!c) {
+        if (!(c = malloc(sizeof *c)))
+            return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
+        *c = (count_t){.next = counts, .context = context, .peer = peer, .tag = tag, .send = send};
+        counts = c;
+    }
+    *order = c->n++;
+    return MPI_SUCCESS;
 }
 
 static int init(void *buf, int partitions, MPI_Count count, mica_type_t *type, int peer, int tag,
@@ -33,6 +64,10 @@ static int init(void *buf, int partitions, MPI_Count count, mica_type_t *type, i
         return rc;
     if (partitions < 0)
         return mica_error(MPI_ERR_ARG, "partitions=%d is negative", partitions);
+    unsigned order = 0;
+    rc = next_order(comm->context, peer, tag, send, &order);
+    if (rc != MPI_SUCCESS)
+        return rc;
     mica_request_t *r = mica_request_new(MICA_REQ_PART);
     part_t *p = malloc(sizeof *p + (size_t)partitions);
     if (!r || !p) {
@@ -41,7 +76,7 @@ static int init(void *buf, int partitions, MPI_Count count, mica_type_t *type, i
             mica_request_release(r);
         return mica_error(MPI_ERR_NO_MEM, "no memory for a request");
     }
-    *p = (part_t){.partitions = partitions, .send = send};
+    *p = (part_t){.partitions = partitions, .send = send, .order = order};
     r->ext = p;
     r->buf = buf;
     r->count = (MPI_Count)partitions * count;
@@ -74,7 +109,7 @@ int mica_precv_init_c(void *buf, int partitions, MPI_Count count, mica_type_t *d
 static int go(mica_request_t *r, int send)
 {
     mica_request_t *m;
-    int tag = mica_pt2pt_part_tag(r->tag);
+    int tag = mica_pt2pt_part_tag((int)(((unsigned)r->tag + part_of(r)->order * 65537u) & INT_MAX));
     int rc = send ? mica_pt2pt_isend(r->buf, r->count, r->type, r->peer, tag, r->comm,
                                      MICA_CTX_COLL, MICA_SEND_STANDARD, &m)
                   : mica_pt2pt_irecv(r->buf, r->count, r->type, r->peer, tag, r->comm,

@@ -3,9 +3,9 @@
  * them as 4 (the same bytes), several runs of the same requests; partitions made ready one at a
  * time in reverse order, by range and by list; MPI_Parrived polled until each arrives; the
  * receive's status names the sender and the user's tag; a receive of the user's with
- * MPI_ANY_TAG does not take a partitioned message; MPI_PROC_NULL; and the errors: a partition
- * out of range or ready twice, MPI_Pready before MPI_Start, MPI_Parrived on a send request,
- * negative partitions. */
+ * MPI_ANY_TAG does not take a partitioned message; requests match in init order; MPI_PROC_NULL;
+ * and the errors: a partition out of range or ready twice, MPI_Pready before MPI_Start,
+ * MPI_Parrived on a send request, negative partitions. */
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -86,6 +86,28 @@ int main(int argc, char **argv)
         MPI_Wait(&any, MPI_STATUS_IGNORE);
     }
     MPI_Request_free(&req);
+    /* Same tag, two requests each side: they match in the order of the init calls, whatever the
+     * order of MPI_Start (MPI 4.0 section 4.2.2; MPICH's part/multipart). */
+    {
+        int x[2] = {11, 22}, y[2] = {0, 0};
+        MPI_Request two[2];
+        for (int k = 0; k < 2; k++)
+            if (rank == 0)
+                MPI_Psend_init(&x[k], 1, 1, MPI_INT, 1, 9, MPI_COMM_WORLD, MPI_INFO_NULL, &two[k]);
+            else
+                MPI_Precv_init(&y[k], 1, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_INFO_NULL, &two[k]);
+        for (int k = 0; k < 2; k++) {
+            int j = rank == 0 ? k : 1 - k;    /* the receiver starts the second first */
+            MPI_Start(&two[j]);
+            if (rank == 0)
+                MPI_Pready(0, two[j]);
+        }
+        MPI_Waitall(2, two, MPI_STATUSES_IGNORE);
+        if (rank == 1)
+            CHECKF(y[0] == 11 && y[1] == 22, "init order: got %d %d", y[0], y[1]);
+        MPI_Request_free(&two[0]);
+        MPI_Request_free(&two[1]);
+    }
     /* MPI_PROC_NULL: complete at once. */
     MPI_Psend_init(buf, 2, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
     MPI_Start(&req);
