@@ -205,27 +205,38 @@ static unsigned char *chunk_buffer(const mica_type_t *type, MPI_Count count, MPI
     return malloc(n * type->size > 0 ? (size_t)(n * type->size) : 1);
 }
 
+/* What packing and unpacking both check: the external32 bytes of `count` elements (*need), the
+ * datatype, and that they fit in the external buffer (`side`: "out" when packing into it, "in"
+ * when unpacking from it) of `size` bytes from *position. */
+static int check_span(const char datarep[], MPI_Count count, mica_type_t *datatype,
+                      const void *buf, MPI_Count size, const MPI_Count *position,
+                      const char *side, MPI_Count *need)
+{
+    int rc = external_size(datarep, count, datatype, need);
+    if (rc)
+        return rc;
+    if (!mica_type_ready(datatype))
+        return mica_error(MPI_ERR_TYPE, "datatype is not committed");
+    if (*position < 0 || *position > size)
+        return mica_error(MPI_ERR_ARG, "*position=%lld is not within %ssize=%lld",
+                          (long long)*position, side, (long long)size);
+    if (*need > size - *position)
+        return mica_error(MPI_ERR_TRUNCATE, "%scount=%lld elements need %lld bytes of external32, "
+                          "only %lld are left in %sbuf", *side == 'i' ? "out" : "in",
+                          (long long)count, (long long)*need, (long long)(size - *position), side);
+    if (*need && !buf)
+        return mica_error(MPI_ERR_BUFFER, "%sbuf is NULL", side);
+    return MPI_SUCCESS;
+}
+
 int mica_pack_external_c(const char datarep[], const void *inbuf, MPI_Count incount,
                          mica_type_t *datatype, void *outbuf, MPI_Count outsize,
                          MPI_Count *position)
 {
     MPI_Count need, per;
-    int rc = external_size(datarep, incount, datatype, &need);
-    if (rc)
+    int rc = check_span(datarep, incount, datatype, outbuf, outsize, position, "out", &need);
+    if (rc || !need)
         return rc;
-    if (!mica_type_ready(datatype))
-        return mica_error(MPI_ERR_TYPE, "datatype is not committed");
-    if (*position < 0 || *position > outsize)
-        return mica_error(MPI_ERR_ARG, "*position=%lld is not within outsize=%lld",
-                          (long long)*position, (long long)outsize);
-    if (need > outsize - *position)
-        return mica_error(MPI_ERR_TRUNCATE, "incount=%lld elements need %lld bytes in external32, "
-                          "only %lld are left in outbuf", (long long)incount, (long long)need,
-                          (long long)(outsize - *position));
-    if (need && !outbuf)
-        return mica_error(MPI_ERR_BUFFER, "outbuf is NULL");
-    if (!need)
-        return MPI_SUCCESS;
     unsigned char *native = chunk_buffer(datatype, incount, &per);
     if (!native)
         return mica_error(MPI_ERR_NO_MEM, "no memory to convert to external32");
@@ -257,22 +268,9 @@ int mica_unpack_external_c(const char datarep[], const void *inbuf, MPI_Count in
                            mica_type_t *datatype)
 {
     MPI_Count need, per;
-    int rc = external_size(datarep, outcount, datatype, &need);
-    if (rc)
+    int rc = check_span(datarep, outcount, datatype, inbuf, insize, position, "in", &need);
+    if (rc || !need)
         return rc;
-    if (!mica_type_ready(datatype))
-        return mica_error(MPI_ERR_TYPE, "datatype is not committed");
-    if (*position < 0 || *position > insize)
-        return mica_error(MPI_ERR_ARG, "*position=%lld is not within insize=%lld",
-                          (long long)*position, (long long)insize);
-    if (need > insize - *position)
-        return mica_error(MPI_ERR_TRUNCATE, "outcount=%lld elements need %lld bytes of external32, "
-                          "only %lld are left in inbuf", (long long)outcount, (long long)need,
-                          (long long)(insize - *position));
-    if (need && !inbuf)
-        return mica_error(MPI_ERR_BUFFER, "inbuf is NULL");
-    if (!need)
-        return MPI_SUCCESS;
     unsigned char *native = chunk_buffer(datatype, outcount, &per);
     if (!native)
         return mica_error(MPI_ERR_NO_MEM, "no memory to convert from external32");
