@@ -197,10 +197,11 @@ void mica_type_copy(const void *src, MPI_Count scount, const mica_type_t *stype,
 /* Is `type` usable for communication (committed, or predefined)? */
 static inline int mica_type_ready(const mica_type_t *type) { return type->committed; }
 
-/* Keep a derived type alive while an operation uses it (MPI_Type_free may come first);
- * no-ops for predefined types. */
 /* The type MPI_Type_create_f90_* returns for `basic` asked as (combiner, p, r): made once. */
 int mica_type_f90(int combiner, int p, int r, mica_type_t *basic, MPI_Datatype *newtype);
+
+/* Keep a derived type alive while an operation uses it (MPI_Type_free may come first);
+ * no-ops for predefined types. */
 void mica_type_retain(mica_type_t *type);
 void mica_type_release(mica_type_t *type);
 
@@ -210,6 +211,12 @@ MPI_Count mica_type_elements(const mica_type_t *type, MPI_Count bytes);
 /* MPI_Status_set_elements: the bytes that the first `elements` basic elements of the packed
  * form of (count, type) take. */
 MPI_Count mica_type_element_bytes(const mica_type_t *type, MPI_Count elements);
+
+/* external32 (type_external.c): the bytes one element of `type` takes there (-1: more than
+ * MPI_Count holds), and a basic type inside it whose external32 size differs from its native
+ * one (MPI_LONG, MPI_UNSIGNED_LONG, MPI_WCHAR), or NULL when its layout is the native one. */
+MPI_Count mica_type_external32_extent(const mica_type_t *type);
+const mica_type_t *mica_type_external32_resized(const mica_type_t *type);
 
 /* A name for messages: the type's name, or what it is made of ("a derived datatype of MPI_INT"). */
 const char *mica_type_describe(const mica_type_t *type, char *buf, size_t len);

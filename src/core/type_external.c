@@ -147,8 +147,7 @@ static int check_datarep(const char *datarep)
     return MPI_SUCCESS;
 }
 
-/* The external32 bytes of one element of `type`, or -1 on overflow. */
-static MPI_Count ext_extent(const mica_type_t *type)
+MPI_Count mica_type_external32_extent(const mica_type_t *type)
 {
     MPI_Count total = 0, part;
     for (int i = 0; i < type->nsig; i++)
@@ -156,6 +155,14 @@ static MPI_Count ext_extent(const mica_type_t *type)
             __builtin_add_overflow(total, part, &total))
             return -1;
     return total;
+}
+
+const mica_type_t *mica_type_external32_resized(const mica_type_t *type)
+{
+    for (int i = 0; i < type->nsig; i++)
+        if (ext_size(type->sig[i].basic) != type->sig[i].basic->size)
+            return type->sig[i].basic;
+    return NULL;
 }
 
 static int external_size(const char *datarep, MPI_Count incount, const mica_type_t *type,
@@ -166,7 +173,7 @@ static int external_size(const char *datarep, MPI_Count incount, const mica_type
         return rc;
     if (incount < 0)
         return mica_error(MPI_ERR_COUNT, "incount=%lld is negative", (long long)incount);
-    MPI_Count one = ext_extent(type);
+    MPI_Count one = mica_type_external32_extent(type);
     if (one < 0 || __builtin_mul_overflow(incount, one, size))
         return mica_error(MPI_ERR_VALUE_TOO_LARGE, "incount=%lld elements need more bytes than "
                           "MPI_Count holds", (long long)incount);

@@ -3,6 +3,7 @@
  * split collective. Positions count etypes of the view; data moves with pread/pwrite. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,23 @@
 
 enum { READ, WRITE };
 
+/* The view's data bytes that (count, type) become: their bytes in memory, or in external32. */
+static MPI_Count stream_bytes(const mica_file_t *fh, MPI_Count count, const mica_type_t *type)
+{
+    if (fh->datarep != MICA_DATAREP_EXTERNAL32)
+        return count * type->size;
+    return count * mica_type_external32_extent(type);
+}
+
+/* The bytes of memory that the first `bytes` data bytes of the view fill with (count, type):
+ * for external32, the whole elements among them (a status counts those). */
+static MPI_Count memory_bytes(const mica_file_t *fh, MPI_Count bytes, const mica_type_t *type)
+{
+    if (fh->datarep != MICA_DATAREP_EXTERNAL32 || !bytes)
+        return bytes;
+    return bytes / mica_type_external32_extent(type) * type->size;
+}
+
 static int check_access(mica_file_t *fh, int dir, MPI_Count count, mica_type_t *type)
 {
     if (dir == READ && (fh->amode & MPI_MODE_WRONLY))
@@ -22,7 +40,11 @@ static int check_access(mica_file_t *fh, int dir, MPI_Count count, mica_type_t *
         return mica_error(MPI_ERR_READ_ONLY, "fh was opened MPI_MODE_RDONLY: cannot write");
     if (!mica_type_ready(type))
         return mica_error(MPI_ERR_TYPE, "datatype is not committed");
-    if ((count * type->size) % fh->etype->size)
+    MPI_Count one = mica_type_external32_extent(type);
+    if (fh->datarep == MICA_DATAREP_EXTERNAL32 && (one < 0 || (count && one > INT64_MAX / count)))
+        return mica_error(MPI_ERR_COUNT, "count=%lld of datatype take more bytes of external32 "
+                          "than MPI_Offset holds", (long long)count);
+    if (stream_bytes(fh, count, type) % fh->etype->size)
         return mica_error(MPI_ERR_IO, "count=%lld of datatype is not a whole number of etypes",
                           (long long)count);
     return MPI_SUCCESS;
@@ -36,23 +58,31 @@ static int not_sequential(mica_file_t *fh, const char *what)
     return MPI_SUCCESS;
 }
 
-/* Move (buf, count, type) to or from the view's data bytes from `d` on; `moved` gets the bytes
- * moved, fewer than asked when a read meets the end of the file. */
+/* Move (buf, count, type) to or from the view's data bytes from `d` on; `moved` gets the data
+ * bytes moved, fewer than asked when a read meets the end of the file. external32 data goes
+ * through a buffer in that representation, of which a short read unpacks the whole elements. */
 static int move(mica_file_t *fh, int dir, MPI_Offset d, void *buf, MPI_Count count,
                 mica_type_t *type, MPI_Count *moved)
 {
-    MPI_Count bytes = count * type->size, done = 0;
+    MPI_Count bytes = stream_bytes(fh, count, type), done = 0, pos = 0;
+    int external = fh->datarep == MICA_DATAREP_EXTERNAL32, rc = MPI_SUCCESS;
     char *mem, *packed = NULL;
     *moved = 0;
     if (!bytes)
         return MPI_SUCCESS;
-    if (type->contiguous) {
+    if (type->contiguous && !external) {
         mem = (char *)buf + type->true_lb;
     } else {
         if (!(packed = malloc((size_t)bytes)))
             return mica_error(MPI_ERR_NO_MEM, "no memory to pack %lld bytes", (long long)bytes);
-        if (dir == WRITE)
+        if (dir == WRITE && external)
+            rc = mica_pack_external_c("external32", buf, count, type, packed, bytes, &pos);
+        else if (dir == WRITE)
             mica_type_pack(buf, count, type, 0, packed, bytes);
+        if (rc != MPI_SUCCESS) {
+            free(packed);
+            return rc;
+        }
         mem = packed;
     }
     int err = 0;
@@ -73,10 +103,16 @@ static int move(mica_file_t *fh, int dir, MPI_Offset d, void *buf, MPI_Count cou
         }
         done += r;
     }
-    if (dir == READ && packed)
+    if (dir == READ && packed && external) {
+        MPI_Count whole = done / (bytes / count);
+        rc = mica_unpack_external_c("external32", packed, done, &pos, buf, whole, type);
+    } else if (dir == READ && packed) {
         mica_type_unpack(buf, count, type, 0, packed, done);
+    }
     free(packed);
     *moved = done;
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (err)
         return mica_error(mica_io_errno_class(err), "fh: %s at data byte %lld of the view: %s",
                           dir == WRITE ? "writing" : "reading", (long long)(d + done),
@@ -105,7 +141,7 @@ static int lock_span(mica_file_t *fh, int dir, MPI_Offset d, MPI_Count bytes, in
 static int transfer(mica_file_t *fh, int dir, MPI_Offset d, void *buf, MPI_Count count,
                     mica_type_t *type, MPI_Count *moved)
 {
-    MPI_Count bytes = count * type->size;
+    MPI_Count bytes = stream_bytes(fh, count, type);
     if (!fh->atomic || !bytes)
         return move(fh, dir, d, buf, count, type, moved);
     *moved = 0;
@@ -141,7 +177,7 @@ static int access_(mica_file_t *fh, int dir, enum where where, MPI_Offset offset
         rc = mica_error(MPI_ERR_ARG, "offset=%lld is negative", (long long)offset);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Offset etsize = fh->etype->size, etypes = count * type->size / etsize;
+    MPI_Offset etsize = fh->etype->size, etypes = stream_bytes(fh, count, type) / etsize;
     if (where == INDIVIDUAL)
         offset = fh->position;
     else if (where == SHARED && (rc = mica_io_shared_fetch_add(fh, etypes, &offset)) != MPI_SUCCESS)
@@ -150,7 +186,7 @@ static int access_(mica_file_t *fh, int dir, enum where where, MPI_Offset offset
     rc = transfer(fh, dir, offset * etsize, buf, count, type, &moved);
     if (where == INDIVIDUAL)
         fh->position += moved / etsize;
-    set_status(status, moved);
+    set_status(status, memory_bytes(fh, moved, type));
     return rc;
 }
 
@@ -161,7 +197,7 @@ static int ordered(mica_file_t *fh, int dir, void *buf, MPI_Count count, mica_ty
 {
     int rc = check_access(fh, dir, count, type);
     mica_comm_t *comm = fh->comm;
-    MPI_Offset mine = rc == MPI_SUCCESS ? count * type->size / fh->etype->size : 0;
+    MPI_Offset mine = rc == MPI_SUCCESS ? stream_bytes(fh, count, type) / fh->etype->size : 0;
     MPI_Offset *all = malloc((size_t)comm->size * sizeof *all);
     if (!all)
         return mica_error(MPI_ERR_NO_MEM, "no memory for the ordered access");
@@ -186,7 +222,7 @@ static int ordered(mica_file_t *fh, int dir, void *buf, MPI_Count count, mica_ty
         return src;
     MPI_Count moved;
     rc = transfer(fh, dir, (base + before) * fh->etype->size, buf, count, type, &moved);
-    set_status(status, moved);
+    set_status(status, memory_bytes(fh, moved, type));
     return rc;
 }
 

@@ -10,6 +10,12 @@
 #include "core/comm.h"
 #include "core/datatype.h"
 
+/* The data representations of a view (MPI_File_set_view's datarep): "native" and "internal"
+ * are the bytes of memory; "external32" the standard's portable one (core/type_external.c),
+ * whose sizes are the native ones here but for MPI_LONG, MPI_UNSIGNED_LONG and MPI_WCHAR: the
+ * view's types may not hold those (their displacements would need scaling), the data may. */
+enum mica_io_datarep { MICA_DATAREP_NATIVE, MICA_DATAREP_INTERNAL, MICA_DATAREP_EXTERNAL32 };
+
 struct mica_file {
     mica_errobj_t eo;
     mica_comm_t *comm;                /* a private duplicate of the opening communicator */
@@ -21,6 +27,7 @@ struct mica_file {
     int shared_fd;
 
     /* The view: data starts at byte disp and follows the filetype's blocks, tiled. */
+    int datarep;                      /* enum mica_io_datarep: how the data looks in the file */
     MPI_Offset disp;
     mica_type_t *etype, *filetype;    /* retained */
     MPI_Offset *filetype_cum;         /* data bytes before each of the filetype's blocks */

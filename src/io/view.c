@@ -53,6 +53,33 @@ static MPI_Offset view_bytes_before(const mica_file_t *fh, MPI_Offset end)
     return d;
 }
 
+static const char *const datarep_names[] = {"native", "internal", "external32"};
+
+/* The representation `datarep` names (any case, as ROMIO accepts), or an error. */
+static int parse_datarep(const char *datarep, int *rep)
+{
+    if (!datarep)
+        return mica_error(MPI_ERR_ARG, "datarep is NULL");
+    for (int i = 0; i < (int)(sizeof datarep_names / sizeof *datarep_names); i++)
+        if (!strcasecmp(datarep, datarep_names[i])) {
+            *rep = i;
+            return MPI_SUCCESS;
+        }
+    return mica_error(MPI_ERR_UNSUPPORTED_DATAREP, "datarep=\"%.40s\" is not \"native\", "
+                      "\"internal\" nor \"external32\"", datarep);
+}
+
+/* external32 views: the file's layout of the view's types must be their memory layout. */
+static int check_external32(const char *which, const mica_type_t *type)
+{
+    const mica_type_t *b = mica_type_external32_resized(type);
+    if (!b)
+        return MPI_SUCCESS;
+    return mica_error(MPI_ERR_UNSUPPORTED_DATAREP, "not yet: datarep=\"external32\" with %s "
+                      "holding %s, whose size in external32 differs from its size in memory",
+                      which, b->name);
+}
+
 static int set_types(mica_file_t *fh, MPI_Offset disp, mica_type_t *etype, mica_type_t *filetype)
 {
     MPI_Offset *cum = malloc((size_t)(filetype->nblocks + 1) * sizeof *cum);
@@ -92,13 +119,11 @@ int mica_file_set_view(mica_file_t *fh, MPI_Offset disp, mica_type_t *etype,
                        mica_type_t *filetype, const char *datarep, mica_info_t *info)
 {
     (void)info;
-    int rc = MPI_SUCCESS;
-    if (!datarep)
-        rc = mica_error(MPI_ERR_ARG, "datarep is NULL");
-    else if (strcmp(datarep, "native") != 0)
-        rc = mica_error(MPI_ERR_UNSUPPORTED_DATAREP, "datarep=\"%s\": only \"native\" is "
-                        "supported", datarep);
-    else if (!mica_type_ready(etype))
+    int rep = MICA_DATAREP_NATIVE;
+    int rc = parse_datarep(datarep, &rep);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!mica_type_ready(etype))
         rc = mica_error(MPI_ERR_TYPE, "etype is not committed");
     else if (!mica_type_ready(filetype))
         rc = mica_error(MPI_ERR_TYPE, "filetype is not committed");
@@ -112,6 +137,8 @@ int mica_file_set_view(mica_file_t *fh, MPI_Offset disp, mica_type_t *etype,
         rc = mica_error(MPI_ERR_ARG, "disp=MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
     else if (disp < 0 && disp != MPI_DISPLACEMENT_CURRENT)
         rc = mica_error(MPI_ERR_ARG, "disp=%lld is negative", (long long)disp);
+    else if (rep == MICA_DATAREP_EXTERNAL32 && (rc = check_external32("etype", etype)) == 0)
+        rc = check_external32("filetype", filetype);
     if (rc != MPI_SUCCESS)
         return rc;
     if (disp == MPI_DISPLACEMENT_CURRENT) {
@@ -129,6 +156,7 @@ int mica_file_set_view(mica_file_t *fh, MPI_Offset disp, mica_type_t *etype,
         return rc;
     if ((rc = set_types(fh, disp, etype, filetype)) != MPI_SUCCESS)
         return rc;
+    fh->datarep = rep;
     if (fh->comm->rank == 0 && (rc = mica_io_shared_set(fh, 0)) != MPI_SUCCESS)
         return rc;
     return mica_barrier(fh->comm);
@@ -154,7 +182,7 @@ int mica_file_get_view(mica_file_t *fh, MPI_Offset *disp, MPI_Datatype *etype,
     if (rc != MPI_SUCCESS)
         return rc;
     *disp = fh->disp;
-    strcpy(datarep, "native");
+    strcpy(datarep, datarep_names[fh->datarep]);
     return MPI_SUCCESS;
 }
 
@@ -167,18 +195,30 @@ int mica_file_get_byte_offset(mica_file_t *fh, MPI_Offset offset, MPI_Offset *di
     return MPI_SUCCESS;
 }
 
-int mica_file_get_type_extent(mica_file_t *fh, mica_type_t *datatype, MPI_Aint *extent)
-{
-    (void)fh;                         /* "native": the extent in memory */
-    *extent = datatype->extent;
-    return MPI_SUCCESS;
-}
-
+/* The extent in the file: in memory's, but for a type of external32 sizes other than native
+ * ones: a run of elements with no gaps takes their external32 bytes; others need scaled
+ * displacements (not yet). */
 int mica_file_get_type_extent_c(mica_file_t *fh, mica_type_t *datatype, MPI_Count *extent)
 {
-    (void)fh;
-    *extent = datatype->extent;
-    return MPI_SUCCESS;
+    if (fh->datarep != MICA_DATAREP_EXTERNAL32 || !mica_type_external32_resized(datatype)) {
+        *extent = datatype->extent;
+        return MPI_SUCCESS;
+    }
+    if (datatype->contiguous && datatype->lb == 0 && datatype->true_lb == 0 &&
+        datatype->extent == datatype->size) {
+        *extent = mica_type_external32_extent(datatype);
+        return MPI_SUCCESS;
+    }
+    return check_external32("datatype", datatype);
+}
+
+int mica_file_get_type_extent(mica_file_t *fh, mica_type_t *datatype, MPI_Aint *extent)
+{
+    MPI_Count n = 0;
+    int rc = mica_file_get_type_extent_c(fh, datatype, &n);
+    if (rc == MPI_SUCCESS)
+        *extent = (MPI_Aint)n;
+    return rc;
 }
 
 /* Where MPI_SEEK_END puts a pointer: the etypes of the view before the end of the file. */
