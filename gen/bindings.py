@@ -158,6 +158,10 @@ def checks(f, eo):
         if p.handle in NULL_OK or p.name in f.impl.null_ok:
             cond += ' && %s != %s' % (p.name, null)
         cond += insignificant(f, p)
+        count = empty_count(f, p) if p.handle == 'MPI_Datatype' else None
+        if count:
+            out.append('    if (MICA_UNLIKELY(!%s_) && %s == MPI_DATATYPE_NULL && %s == 0)\n'
+                       '        %s_ = &mica_type_MPI_BYTE;\n' % (p.name, p.name, count, p.name))
         out.append('    if (MICA_UNLIKELY(%s))\n' % cond)
         out.append(fail % 'mica_bad_handle(MICA_%s, %s, "%s")' % (kind.upper(), p.name, p.name))
         if p is eo and cond == '!%s_' % p.name:
@@ -247,23 +251,44 @@ def null_arrays(f):
     return out
 
 
+def buffer_pairs(f):
+    """(buffer, count, datatype) of each choice buffer described by a scalar count and a
+    datatype: the count next, or after the other buffers (reductions)."""
+    out = []
+    ps = [p for p in f.params if p.name != '...']
+    for i, buf in enumerate(ps):
+        j = i + 1
+        while j < len(ps) and ps[j].kind == 'BUFFER':
+            j += 1
+        if buf.kind != 'BUFFER' or j + 1 >= len(ps):
+            continue
+        count, type_ = ps[j], ps[j + 1]
+        if count.kind in COUNT_KINDS and not count.pointer and not count.array and \
+                type_.handle == 'MPI_Datatype':
+            out.append((buf, count, type_))
+    return out
+
+
+def empty_count(f, p):
+    """The count with which datatype p describes a buffer, when MPI_DATATYPE_NULL may go with
+    a count of 0 there: no data, so no type to check (MPICH since 3.4, and what codes like
+    ParallelIO rely on); the core gets MPI_BYTE. Not where an operation also applies to the
+    type (reductions, accumulates check the pair)."""
+    if any(q.kind == 'OPERATION' for q in f.params):
+        return None
+    for _, count, type_ in buffer_pairs(f):
+        if type_ is p:
+            return count.name
+    return None
+
+
 def null_buffers(f):
     """A choice buffer that is NULL (MPI_BOTTOM) with a positive count of a datatype whose data
     starts at its offset 0 would be read or written at address 0: MPI_ERR_BUFFER (MPICH's check).
     Absolute addressing (a datatype built from MPI_Get_address, true_lb != 0) stays allowed,
     and so does whatever the standard says is not significant (the datatype's conditions)."""
     out = []
-    ps = [p for p in f.params if p.name != '...']
-    for i, buf in enumerate(ps):
-        j = i + 1                     # its count: next, or after the other buffers (reductions)
-        while j < len(ps) and ps[j].kind == 'BUFFER':
-            j += 1
-        if buf.kind != 'BUFFER' or j + 1 >= len(ps):
-            continue
-        count, type_ = ps[j], ps[j + 1]
-        if count.kind not in COUNT_KINDS or count.pointer or count.array or \
-                type_.handle != 'MPI_Datatype':
-            continue
+    for buf, count, type_ in buffer_pairs(f):
         cond = '!%s && %s > 0 && %s_ && %s_->size > 0 && %s_->true_lb == 0' % (
             buf.name, count.name, type_.name, type_.name, type_.name)
         for c in (insignificant(f, type_) + insignificant(f, buf)).split(' && ')[1:]:

@@ -1,7 +1,8 @@
 /* np: 2 */
 /* A NULL buffer with a positive count (issue 9): MPI_ERR_BUFFER from every function with a
  * choice buffer (the generator checks it; a few are tried here), never a crash; a zero count,
- * and MPI_BOTTOM with a datatype of absolute addresses, stay valid. */
+ * and MPI_BOTTOM with a datatype of absolute addresses, stay valid. A zero count may go with
+ * MPI_DATATYPE_NULL (MPICH's part/nonblocking_pready), except where an operation applies. */
 #include <mpi.h>
 
 #include "../check.h"
@@ -49,6 +50,26 @@ int main(int argc, char **argv)
         CHECK(MPI_Recv(MPI_BOTTOM, 1, abs, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE) ==
               MPI_SUCCESS && y[3] == 4);
     MPI_Type_free(&abs);
+
+    /* No data, no datatype: the message still travels, with its tag. */
+    MPI_Status st;
+    if (rank == 0) {
+        CHECK(MPI_Send(NULL, 0, MPI_DATATYPE_NULL, 1, 3, MPI_COMM_WORLD) == MPI_SUCCESS);
+        CHECK(MPI_Isend(NULL, 0, MPI_DATATYPE_NULL, 1, 4, MPI_COMM_WORLD, &req) == MPI_SUCCESS);
+        CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    } else {
+        CHECK(MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, 0, 3, MPI_COMM_WORLD, &st) == MPI_SUCCESS);
+        int n = -1;
+        CHECK(st.MPI_TAG == 3 && MPI_Get_count(&st, MPI_INT, &n) == MPI_SUCCESS && n == 0);
+        CHECK(MPI_Irecv(NULL, 0, MPI_DATATYPE_NULL, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &req) ==
+              MPI_SUCCESS);
+        CHECK(MPI_Wait(&req, &st) == MPI_SUCCESS && st.MPI_TAG == 4);
+    }
+    CHECK(MPI_Bcast(NULL, 0, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD) == MPI_SUCCESS);
+    CHECK(error_class(MPI_Send(NULL, 1, MPI_DATATYPE_NULL, peer, 5, MPI_COMM_WORLD)) ==
+          MPI_ERR_TYPE);
+    CHECK(error_class(MPI_Allreduce(x, y, 0, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD)) ==
+          MPI_ERR_TYPE);
     MPI_Finalize();
     return CHECK_RESULT();
 }
