@@ -140,7 +140,13 @@ def build(args, bdir, dirs):
     for d in ("util", "dtpools"):
         run(["make", "-k", j], os.path.join(bdir, d),
             os.path.join(bdir, "make-%s.log" % d))
-    for d in dirs or ["."]:
+    # The top Makefile leaves f08 out of its SUBDIRS (MPICH's runtests builds it on demand):
+    # a whole build makes it too when configure kept it.
+    whole = ["."]
+    with open(os.path.join(bdir, "Makefile")) as f:
+        if re.search(r"^f08dir = f08$", f.read(), re.M):
+            whole.append("f08")
+    for d in dirs or whole:
         name = "all" if d == "." else d.replace("/", "_")
         run(["make", "-k", j], os.path.join(bdir, d),
             os.path.join(bdir, "make-%s.log" % name))

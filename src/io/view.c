@@ -80,6 +80,26 @@ static int check_external32(const char *which, const mica_type_t *type)
                       which, b->name);
 }
 
+/* The standard's rule for a view's etype and filetype: displacements not negative and never
+ * decreasing, and, in a file open for writing, no two blocks overlapping (one byte of the file
+ * would be two data bytes of the view). Errors of class MPI_ERR_IO, as ROMIO's (MPICH's
+ * io/tst_fileview). */
+static int check_view_type(const char *which, const mica_type_t *t, int writable)
+{
+    if (t->lb < 0 || t->true_lb < 0)
+        return mica_error(MPI_ERR_IO, "%s has negative displacements", which);
+    for (int i = 1; i < t->nblocks; i++) {
+        const mica_block_t *prev = &t->blocks[i - 1], *b = &t->blocks[i];
+        if (b->offset < prev->offset)
+            return mica_error(MPI_ERR_IO, "%s has decreasing displacements (%lld after %lld)",
+                              which, (long long)b->offset, (long long)prev->offset);
+        if (writable && b->offset < prev->offset + prev->length)
+            return mica_error(MPI_ERR_IO, "%s has overlapping blocks (at byte %lld), which a "
+                              "file open for writing may not have", which, (long long)b->offset);
+    }
+    return MPI_SUCCESS;
+}
+
 static int set_types(mica_file_t *fh, MPI_Offset disp, mica_type_t *etype, mica_type_t *filetype)
 {
     MPI_Offset *cum = malloc((size_t)(filetype->nblocks + 1) * sizeof *cum);
@@ -115,30 +135,45 @@ void mica_io_view_free(mica_file_t *fh)
     fh->filetype_cum = NULL;
 }
 
+/* MPI_File_set_view's arguments. */
+static int check_view(const mica_file_t *fh, MPI_Offset disp, const mica_type_t *etype,
+                      const mica_type_t *filetype, int rep)
+{
+    int rc, writable = !(fh->amode & MPI_MODE_RDONLY);
+    if (!mica_type_ready(etype))
+        return mica_error(MPI_ERR_TYPE, "etype is not committed");
+    if (!mica_type_ready(filetype))
+        return mica_error(MPI_ERR_TYPE, "filetype is not committed");
+    if (etype->size <= 0)
+        return mica_error(MPI_ERR_TYPE, "etype has no data");
+    if (filetype->size <= 0 || filetype->size % etype->size)
+        return mica_error(MPI_ERR_TYPE, "filetype is not made of whole etypes");
+    if ((rc = check_view_type("etype", etype, writable)) != MPI_SUCCESS ||
+        (rc = check_view_type("filetype", filetype, writable)) != MPI_SUCCESS)
+        return rc;
+    if (filetype->extent <= 0)
+        return mica_error(MPI_ERR_TYPE, "filetype has an extent of %lld bytes",
+                          (long long)filetype->extent);
+    if (disp == MPI_DISPLACEMENT_CURRENT && !(fh->amode & MPI_MODE_SEQUENTIAL))
+        return mica_error(MPI_ERR_ARG, "disp=MPI_DISPLACEMENT_CURRENT needs "
+                          "MPI_MODE_SEQUENTIAL");
+    if (disp < 0 && disp != MPI_DISPLACEMENT_CURRENT)
+        return mica_error(MPI_ERR_ARG, "disp=%lld is negative", (long long)disp);
+    if (rep == MICA_DATAREP_EXTERNAL32 && (rc = check_external32("etype", etype)) != MPI_SUCCESS)
+        return rc;
+    if (rep == MICA_DATAREP_EXTERNAL32)
+        return check_external32("filetype", filetype);
+    return MPI_SUCCESS;
+}
+
 int mica_file_set_view(mica_file_t *fh, MPI_Offset disp, mica_type_t *etype,
                        mica_type_t *filetype, const char *datarep, mica_info_t *info)
 {
     (void)info;
     int rep = MICA_DATAREP_NATIVE;
     int rc = parse_datarep(datarep, &rep);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!mica_type_ready(etype))
-        rc = mica_error(MPI_ERR_TYPE, "etype is not committed");
-    else if (!mica_type_ready(filetype))
-        rc = mica_error(MPI_ERR_TYPE, "filetype is not committed");
-    else if (etype->size <= 0)
-        rc = mica_error(MPI_ERR_TYPE, "etype has no data");
-    else if (filetype->size <= 0 || filetype->size % etype->size)
-        rc = mica_error(MPI_ERR_TYPE, "filetype is not made of whole etypes");
-    else if (filetype->lb < 0 || filetype->true_lb < 0 || filetype->extent <= 0)
-        rc = mica_error(MPI_ERR_TYPE, "filetype has negative displacements");
-    else if (disp == MPI_DISPLACEMENT_CURRENT && !(fh->amode & MPI_MODE_SEQUENTIAL))
-        rc = mica_error(MPI_ERR_ARG, "disp=MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
-    else if (disp < 0 && disp != MPI_DISPLACEMENT_CURRENT)
-        rc = mica_error(MPI_ERR_ARG, "disp=%lld is negative", (long long)disp);
-    else if (rep == MICA_DATAREP_EXTERNAL32 && (rc = check_external32("etype", etype)) == 0)
-        rc = check_external32("filetype", filetype);
+    if (rc == MPI_SUCCESS)
+        rc = check_view(fh, disp, etype, filetype, rep);
     if (rc != MPI_SUCCESS)
         return rc;
     if (disp == MPI_DISPLACEMENT_CURRENT) {

@@ -415,6 +415,35 @@ static void test_delete_on_close(const char *name)
     CHECK(access(name, F_OK) != 0);
 }
 
+/* The standard's rule for views: displacements not negative nor decreasing, no overlapping
+ * blocks in a file open for writing (ROMIO's class, MPI_ERR_IO; MPICH's io/tst_fileview). */
+static void test_view_rules(const char *name)
+{
+    static const struct { int disp[2], len[2], readonly_ok; } cases[] = {
+        {{-2, 2}, {1, 1}, 0},         /* negative */
+        {{3, 0}, {1, 1}, 0},          /* decreasing */
+        {{0, 1}, {3, 1}, 1},          /* overlapping: only for reading */
+    };
+    for (int amode = 0; amode < 2; amode++) {
+        MPI_File fh;
+        CHECK(MPI_File_open(MPI_COMM_WORLD, name, amode ? MPI_MODE_RDONLY : MPI_MODE_RDWR,
+                            MPI_INFO_NULL, &fh) == MPI_SUCCESS);
+        MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
+        for (int i = 0; i < 3; i++) {
+            MPI_Datatype t;
+            MPI_Type_indexed(2, cases[i].len, cases[i].disp, MPI_INT, &t);
+            MPI_Type_commit(&t);
+            int want = amode && cases[i].readonly_ok ? MPI_SUCCESS : MPI_ERR_IO;
+            CHECKF(cls(MPI_File_set_view(fh, 0, MPI_INT, t, "native", MPI_INFO_NULL)) == want,
+                   "filetype case %d, amode %d", i, amode);
+            CHECKF(cls(MPI_File_set_view(fh, 0, t, t, "native", MPI_INFO_NULL)) == want,
+                   "etype case %d, amode %d", i, amode);
+            MPI_Type_free(&t);
+        }
+        CHECK(MPI_File_close(&fh) == MPI_SUCCESS);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -425,6 +454,7 @@ int main(int argc, char **argv)
     test_open_errors(name);
     test_blocks(name);
     test_strided_view(name);
+    test_view_rules(name);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         CHECK(MPI_File_delete(name, MPI_INFO_NULL) == MPI_SUCCESS);
