@@ -181,7 +181,7 @@ static int recursive_doubling_blocking(const mica_coll_args_t *a, mica_comm_t *c
     MPI_Count count = a->rcount;
     mica_type_t *type = a->rtype;
     mica_op_t *op = a->op;
-    int size = comm->size, rank = comm->rank, rc = MPI_SUCCESS;
+    int size = comm->size, rank = comm->rank;
     if (sbuf != MPI_IN_PLACE)
         mica_type_copy(sbuf, count, type, rbuf, count, type);
     if (size == 1 || count * type->size == 0)
@@ -189,6 +189,9 @@ static int recursive_doubling_blocking(const mica_coll_args_t *a, mica_comm_t *c
     void *mem, *tmp = mica_coll_tmp(count, type, &mem);
     if (!tmp)
         return mica_coll_no_mem(count, type);
+    /* A message's error (another process's count differs) does not stop the exchanges, which
+     * the other processes wait for; the first error is the result. */
+    int rc = MPI_SUCCESS, step;
     int pof2 = mica_coll_pof2(size), rem = size - pof2, newrank = rank - rem;
     if (rank < 2 * rem && rank % 2 == 0) {
         rc = mica_coll_send(rbuf, count, type, rank + 1, tag, comm);
@@ -199,20 +202,21 @@ static int recursive_doubling_blocking(const mica_coll_args_t *a, mica_comm_t *c
             rc = mica_op_apply(op, tmp, rbuf, count, type);   /* (rank - 1) op rank */
         newrank = rank / 2;
     }
-    for (int mask = 1; rc == MPI_SUCCESS && newrank >= 0 && mask < pof2; mask <<= 1) {
+    for (int mask = 1; newrank >= 0 && mask < pof2; mask <<= 1) {
         int peer = real_rank(newrank ^ mask, rem);
-        rc = mica_coll_sendrecv(rbuf, count, type, peer, tmp, count, type, peer, tag, comm);
-        if (rc != MPI_SUCCESS)
-            break;
-        if (op->commutative || peer < rank) {
-            rc = mica_op_apply(op, tmp, rbuf, count, type);
-        } else if ((rc = mica_op_apply(op, rbuf, tmp, count, type)) == MPI_SUCCESS) {
+        step = mica_coll_sendrecv(rbuf, count, type, peer, tmp, count, type, peer, tag, comm);
+        if (step == MPI_SUCCESS && (op->commutative || peer < rank))
+            step = mica_op_apply(op, tmp, rbuf, count, type);
+        else if (step == MPI_SUCCESS &&
+                 (step = mica_op_apply(op, rbuf, tmp, count, type)) == MPI_SUCCESS)
             mica_type_copy(tmp, count, type, rbuf, count, type);
-        }
+        rc = rc != MPI_SUCCESS ? rc : step;
     }
-    if (rc == MPI_SUCCESS && rank < 2 * rem)
-        rc = rank % 2 ? mica_coll_send(rbuf, count, type, rank - 1, tag, comm)
-                      : mica_coll_recv(rbuf, count, type, rank + 1, tag, comm);
+    if (rank < 2 * rem) {
+        step = rank % 2 ? mica_coll_send(rbuf, count, type, rank - 1, tag, comm)
+                        : mica_coll_recv(rbuf, count, type, rank + 1, tag, comm);
+        rc = rc != MPI_SUCCESS ? rc : step;
+    }
     free(mem);
     return rc;
 }

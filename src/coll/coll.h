@@ -49,6 +49,10 @@ int mica_coll_isend(const void *buf, MPI_Count count, mica_type_t *type, int des
                     mica_comm_t *comm, mica_request_t **req);
 int mica_coll_irecv(void *buf, MPI_Count count, mica_type_t *type, int source, int tag,
                     mica_comm_t *comm, mica_request_t **req);
+/* The error of a completed collective receive: its own, or, for a message shorter than the
+ * receiver expects, one saying that the processes' counts or datatypes differ (erroneous; a
+ * longer one is truncated). After such an error an algorithm goes on sending: the others wait. */
+int mica_coll_recv_error(const mica_request_t *r);
 
 /* Address of element `i` of a buffer of `type` elements. */
 static inline void *mica_coll_at(const void *buf, MPI_Count i, const mica_type_t *type)

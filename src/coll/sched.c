@@ -27,6 +27,7 @@ struct mica_sched {
     mica_comm_t *cur;                 /* where the sends and receives added now go */
     int tag;
     int error;                        /* the first error, while building or running */
+    int stopped;                      /* an error of this process: a blocking run stops */
     int immediate;                    /* a blocking run: each step is taken as it is added */
     step_t *steps;
     int nsteps, cap, next;            /* next: the first step not started yet */
@@ -49,10 +50,20 @@ struct mica_sched {
 mica_sched_t *mica_sched_active;
 static mica_sched_t **active_tail = &mica_sched_active;
 
-static void fail(mica_sched_t *s, int rc)
+/* An error of a message received (its size): the first error is kept and the steps go on,
+ * since the other processes wait for this one's messages. */
+static void fail_message(mica_sched_t *s, int rc)
 {
     if (s->error == MPI_SUCCESS)
         s->error = rc;
+}
+
+/* An error of this process (no memory, a step that could not start): a blocking run takes no
+ * further step. */
+static void fail(mica_sched_t *s, int rc)
+{
+    fail_message(s, rc);
+    s->stopped = 1;
 }
 
 uint32_t mica_sched_reserve(mica_comm_t *comm)
@@ -122,7 +133,7 @@ static void count_xfer(mica_sched_t *s)
 static void start_now(mica_sched_t *s, enum step_kind kind, const void *buf, MPI_Count count,
                       mica_type_t *type, int peer, int alt)
 {
-    if (s->error != MPI_SUCCESS)
+    if (s->stopped)
         return;
     if (s->npending == s->cappending) {
         int cap = 2 * s->cappending;
@@ -200,7 +211,7 @@ void mica_sched_copy(mica_sched_t *s, const void *src, MPI_Count scount, mica_ty
                      void *dst, MPI_Count dcount, mica_type_t *dtype)
 {
     if (s->immediate) {
-        if (s->error == MPI_SUCCESS)
+        if (!s->stopped)
             mica_type_copy(src, scount, stype, dst, dcount, dtype);
         return;
     }
@@ -219,7 +230,7 @@ void mica_sched_reduce(mica_sched_t *s, const void *in, void *inout, MPI_Count c
                        mica_type_t *type, mica_op_t *op)
 {
     if (s->immediate) {
-        int rc = s->error == MPI_SUCCESS ? mica_op_apply(op, in, inout, count, type) : s->error;
+        int rc = s->stopped ? MPI_SUCCESS : mica_op_apply(op, in, inout, count, type);
         if (rc != MPI_SUCCESS)
             fail(s, rc);
         return;
@@ -357,13 +368,16 @@ static inline int round_done(mica_sched_t *s)
     return s->ndone == s->npending;
 }
 
-/* The round's sends and receives are done: collect their errors, free them. */
+/* The round's sends and receives are done: collect their errors (a message of the wrong size
+ * among them, mica_coll_recv_error), free them. */
 static void close_round(mica_sched_t *s)
 {
     for (int i = 0; i < s->npending; i++) {
-        if (s->pending[i]->status.MPI_ERROR != MPI_SUCCESS)
-            fail(s, s->pending[i]->status.MPI_ERROR);
-        mica_request_release(s->pending[i]);
+        mica_request_t *r = s->pending[i];
+        int rc = r->kind == MICA_REQ_RECV ? mica_coll_recv_error(r) : r->status.MPI_ERROR;
+        if (rc != MPI_SUCCESS)
+            fail_message(s, rc);
+        mica_request_release(r);
     }
     s->npending = s->ndone = 0;
 }

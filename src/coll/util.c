@@ -5,6 +5,7 @@
 
 #include "coll/coll.h"
 #include "core/errors.h"
+#include "core/progress.h"
 #include "core/request.h"
 
 int mica_coll_isend(const void *buf, MPI_Count count, mica_type_t *type, int dest, int tag,
@@ -28,12 +29,31 @@ int mica_coll_send(const void *buf, MPI_Count count, mica_type_t *type, int dest
     return rc == MPI_SUCCESS ? mica_request_wait(r, NULL) : rc;
 }
 
+int mica_coll_recv_error(const mica_request_t *r)
+{
+    MPI_Count got = mica_status_count(&r->status);
+    if (r->status.MPI_ERROR != MPI_SUCCESS || got == r->bytes)
+        return r->status.MPI_ERROR;
+    return mica_error(MPI_ERR_COUNT, "rank %d sent %lld bytes where this process expects %lld: "
+                      "the processes' counts or datatypes differ", r->peer, (long long)got,
+                      (long long)r->bytes);
+}
+
+/* Wait for a collective receive; its error (mica_coll_recv_error). */
+static int wait_recv(mica_request_t *r)
+{
+    MICA_WAIT_UNTIL(mica_request_done(r));
+    int rc = mica_coll_recv_error(r);
+    mica_request_release(r);
+    return rc;
+}
+
 int mica_coll_recv(void *buf, MPI_Count count, mica_type_t *type, int source, int tag,
                    mica_comm_t *comm)
 {
     mica_request_t *r;
     int rc = mica_coll_irecv(buf, count, type, source, tag, comm, &r);
-    return rc == MPI_SUCCESS ? mica_request_wait(r, NULL) : rc;
+    return rc == MPI_SUCCESS ? wait_recv(r) : rc;
 }
 
 /* The receive is posted first, so the peer's message never waits in the unexpected queue
@@ -42,13 +62,14 @@ int mica_coll_sendrecv(const void *sbuf, MPI_Count scount, mica_type_t *stype, i
                        void *rbuf, MPI_Count rcount, mica_type_t *rtype, int source, int tag,
                        mica_comm_t *comm)
 {
-    mica_request_t *r[2] = {NULL, NULL};
-    int rc = mica_coll_irecv(rbuf, rcount, rtype, source, tag, comm, &r[0]);
+    mica_request_t *recv, *send = NULL;
+    int rc = mica_coll_irecv(rbuf, rcount, rtype, source, tag, comm, &recv);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = mica_coll_isend(sbuf, scount, stype, dest, tag, comm, &r[1]);
-    int rc2 = mica_request_waitall(2, r);
-    return rc != MPI_SUCCESS ? rc : rc2;
+    rc = mica_coll_isend(sbuf, scount, stype, dest, tag, comm, &send);
+    int rc2 = wait_recv(recv);
+    int rc3 = send ? mica_request_wait(send, NULL) : MPI_SUCCESS;
+    return rc != MPI_SUCCESS ? rc : rc2 != MPI_SUCCESS ? rc2 : rc3;
 }
 
 void *mica_coll_tmp(MPI_Count count, const mica_type_t *type, void **mem)

@@ -16,3 +16,17 @@ for what in bcast bcast_long allreduce; do
     [ $(( $(date +%s) - start )) -le 10 ] || fail "$what: took $(( $(date +%s) - start )) s"
 done
 echo "every mismatch ended the job"
+
+# Under MPI_ERRORS_RETURN every process goes on: no hang, and the process that receives the
+# root's message sees the mismatch (a shorter message: MPI_ERR_COUNT; a longer: MPI_ERR_TRUNCATE).
+for n in 2 4; do
+    timeout 30 "$MICA_PREFIX/bin/mpiexec" -n $n ./mismatch return > out 2>&1 < /dev/null ||
+        fail "return, $n processes: exit $?: $(cat out)"
+    for call in bcast ibcast allreduce; do
+        grep -q "rank 1 ${call}_short MPI_ERR_COUNT" out ||
+            fail "return, $n processes: $call with a shorter root message: $(cat out)"
+        grep -q "rank 1 ${call}_long MPI_ERR_TRUNCATE" out ||
+            fail "return, $n processes: $call with a longer root message: $(cat out)"
+    done
+done
+echo "under MPI_ERRORS_RETURN every process went on, and rank 1 saw each mismatch"
