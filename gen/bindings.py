@@ -44,9 +44,11 @@ COUNT_KINDS = ('POLYXFER_NUM_ELEM_NNI', 'POLYDTYPE_NUM_ELEM_NNI', 'XFER_NUM_ELEM
 
 
 def blames_request(f):
-    """Errors of a request-completion call are raised on the communicator of the failing request:
-    only the core knows which, so it reports that request's error object through `eo_`."""
-    return error_object(f) is None and any(p.kind == 'REQUEST' and p.dir != 'out' for p in f.params)
+    """Errors of a request-completion call are raised on the communicator of the failing request,
+    those of MPI_Mrecv and MPI_Imrecv on the communicator the message was matched on (as MPICH
+    and Open MPI do): only the core knows which, so it reports that error object through `eo_`."""
+    return error_object(f) is None and any(p.kind in ('REQUEST', 'MESSAGE') and p.dir != 'out'
+                                           for p in f.params)
 
 
 def core_params(f, mode):
@@ -308,6 +310,20 @@ def call_args(f, mode):
     return ', '.join(args)
 
 
+def returned(f):
+    """The end of a checked binding: the core's result, through the error handler when it is an
+    error; the handles the call would have made are the null handle then (MPICH's behaviour,
+    which programs test: a failed MPI_Cart_create leaves MPI_COMM_NULL)."""
+    made = [p for p in f.params if p.dir == 'out' and p.pointer and not p.array and
+            p.base in api.HANDLES and p.name not in f.impl.nullable]
+    if not made:
+        return ['    return MICA_LIKELY(rc_ == MPI_SUCCESS) ? rc_ : mica_raise(eo_, rc_, fn);\n']
+    out = ['    if (MICA_UNLIKELY(rc_ != MPI_SUCCESS)) {\n']
+    out += ['        *%s = %s;\n' % (p.name, api.HANDLES[p.base][2]) for p in made]
+    out += ['        return mica_raise(eo_, rc_, fn);\n', '    }\n', '    return rc_;\n']
+    return out
+
+
 def body(f, mode):
     out = []
     if mode == 'noop':
@@ -330,7 +346,7 @@ def body(f, mode):
             out.append('    mica_lock();\n')
             out.append('    int rc_ = %s(%s);\n' % (core, call_args(f, mode)))
             out.append('    mica_unlock();\n')
-        out.append('    return MICA_LIKELY(rc_ == MPI_SUCCESS) ? rc_ : mica_raise(eo_, rc_, fn);\n')
+        out += returned(f)
     else:
         assert f.ret == 'int', '%s returns %s: it must be implemented' % (f.name, f.ret)
         eo = error_object(f)

@@ -233,12 +233,15 @@ static int free_keyval(int *keyval, unsigned kind, const char *arg)
 
 /* A callback's error fails the MPI call: its class is kept (MPI_ERR_OTHER if it is not an
  * error code), with a message saying which callback. */
+/* A callback's error: the code it returned, when it is one (a user's own code, with its own
+ * string, is what the user expects back from MPI_Comm_dup: MPICH's errors/comm/userdup), else
+ * MPI_ERR_OTHER saying which callback returned what. */
 static int callback_error(const keyval_t *kv, const char *which, int rc)
 {
-    int cls = mica_error_class_of(rc);
-    return mica_error(cls > 0 ? cls : MPI_ERR_OTHER,
-                      "the %s callback of %s keyval %d returned error %d", which,
-                      kind_name(kv->kind), kv->id, rc);
+    if (mica_error_class_of(rc) > 0)
+        return rc;
+    return mica_error(MPI_ERR_OTHER, "the %s callback of %s keyval %d returned %d, which is no "
+                      "error code", which, kind_name(kv->kind), kv->id, rc);
 }
 
 /* Fortran callbacks: SUBROUTINE COPY(OLD, KEYVAL, EXTRA_STATE, VAL_IN, VAL_OUT, FLAG, IERROR) and

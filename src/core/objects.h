@@ -93,7 +93,11 @@ typedef struct mica_group mica_group_t;
 typedef struct mica_op mica_op_t;
 typedef struct mica_request mica_request_t;
 typedef struct mica_info mica_info_t;
-typedef struct mica_message { mica_obj_t obj; void *msg; } mica_message_t;  /* a matched message */
+typedef struct mica_message {        /* a matched message */
+    mica_obj_t obj;
+    void *msg;
+    mica_comm_t *comm;                /* matched on (retained): MPI_Mrecv's errors go there */
+} mica_message_t;
 typedef struct mica_file mica_file_t;          /* io/io.h */
 typedef struct mica_session { mica_errobj_t eo; int thread_level; } mica_session_t;
 typedef struct mica_win {

@@ -142,14 +142,29 @@ static void finish_send(mica_request_t *r)
         finish(r);
 }
 
+/* A message shorter than the buffer that ends inside a basic element of the receive datatype
+ * (3 bytes into MPI_INTs): the send and receive type signatures differ (MPICH's
+ * errors/pt2pt/truncmsg2). */
+static int ends_inside(const mica_request_t *r, MPI_Count got)
+{
+    return got < r->bytes && mica_type_elements(r->type, got) == MPI_UNDEFINED;
+}
+
 static void finish_recv(mica_request_t *r, int src, int tag, MPI_Count size, MPI_Count got)
 {
     r->status.MPI_SOURCE = src;
     r->status.MPI_TAG = tag;
-    r->status.MPI_ERROR = got < size
-        ? mica_error(MPI_ERR_TRUNCATE, "a message of %lld bytes from rank %d (tag %d) does not fit "
-                     "in the receive buffer of %lld bytes", (long long)size, src, tag, (long long)r->bytes)
-        : MPI_SUCCESS;
+    if (got < size)
+        r->status.MPI_ERROR = mica_error(MPI_ERR_TRUNCATE, "a message of %lld bytes from rank %d "
+                                         "(tag %d) does not fit in the receive buffer of %lld "
+                                         "bytes", (long long)size, src, tag, (long long)r->bytes);
+    else if (MICA_UNLIKELY(ends_inside(r, got)))
+        r->status.MPI_ERROR = mica_error(MPI_ERR_TYPE, "a message of %lld bytes from rank %d "
+                                         "(tag %d) ends inside an element of the receive "
+                                         "datatype: the type signatures differ", (long long)got,
+                                         src, tag);
+    else
+        r->status.MPI_ERROR = MPI_SUCCESS;
     mica_status_set_count(&r->status, got);
     finish(r);
 }

@@ -238,12 +238,14 @@ int mica_probe(int source, int tag, mica_comm_t *comm, MPI_Status *status)
     return MPI_SUCCESS;
 }
 
-static int new_message(void *msg, MPI_Message *message)
+static int new_message(void *msg, mica_comm_t *comm, MPI_Message *message)
 {
     mica_message_t *m = mica_obj_new(MICA_MESSAGE, sizeof *m);
     if (!m)
         return mica_error(MPI_ERR_NO_MEM, "no memory for a message");
     m->msg = msg;
+    m->comm = comm;
+    mica_comm_retain(comm);
     *message = (MPI_Message)m->obj.handle;
     return MPI_SUCCESS;
 }
@@ -267,7 +269,7 @@ int mica_improbe(int source, int tag, mica_comm_t *comm, int *flag, MPI_Message 
     if (!msg)
         return MPI_SUCCESS;
     mica_status_give(status, &s);
-    return new_message(msg, message);
+    return new_message(msg, comm, message);
 }
 
 int mica_mprobe(int source, int tag, mica_comm_t *comm, MPI_Message *message, MPI_Status *status)
@@ -281,25 +283,30 @@ int mica_mprobe(int source, int tag, mica_comm_t *comm, MPI_Message *message, MP
     void *msg;
     MICA_WAIT_UNTIL((msg = mica_pt2pt_mprobe(comm->context, source, tag, &s)));
     mica_status_give(status, &s);
-    return new_message(msg, message);
+    return new_message(msg, comm, message);
 }
 
-/* Receive a matched message; MPI_MESSAGE_NO_PROC receives nothing, like MPI_PROC_NULL. */
+/* Receive a matched message; MPI_MESSAGE_NO_PROC receives nothing, like MPI_PROC_NULL. The
+ * request takes over the message's hold on its communicator, whose error handler raises the
+ * errors (*eo). */
 static int mrecv_start(void *buf, MPI_Count count, mica_type_t *datatype, MPI_Message *message,
-                       mica_request_t *r)
+                       mica_request_t *r, mica_errobj_t **eo)
 {
+    mica_message_t *m = *message == MPI_MESSAGE_NO_PROC ? NULL : mica_message_lookup(*message);
+    if (m)
+        *eo = &m->comm->eo;
     int rc = mica_pt2pt_check_type(datatype);
     if (rc != MPI_SUCCESS)
         return rc;
-    mica_message_t *m = mica_message_lookup(*message);
     r->kind = MICA_REQ_RECV;
     r->buf = buf;
     r->count = count;
     r->type = datatype;
     r->bytes = count * datatype->size;
-    if (*message == MPI_MESSAGE_NO_PROC) {
+    if (!m) {
         mica_pt2pt_complete_proc_null(r);
     } else {
+        r->comm = m->comm;
         mica_pt2pt_mrecv(r, m->msg);
         mica_obj_free(m);
     }
@@ -308,24 +315,26 @@ static int mrecv_start(void *buf, MPI_Count count, mica_type_t *datatype, MPI_Me
 }
 
 int mica_mrecv_c(void *buf, MPI_Count count, mica_type_t *datatype, MPI_Message *message,
-                 MPI_Status *status)
+                 MPI_Status *status, mica_errobj_t **eo)
 {
     mica_request_t r;
     memset(&r, 0, sizeof r);
-    int rc = mrecv_start(buf, count, datatype, message, &r);
+    int rc = mrecv_start(buf, count, datatype, message, &r, eo);
     if (rc == MPI_SUCCESS) {
         MICA_WAIT_UNTIL(mica_request_done(&r));
         mica_status_give(status, &r.status);
         rc = r.status.MPI_ERROR;
     }
+    if (r.comm)
+        mica_comm_release(r.comm);
     return rc;
 }
 
 int mica_imrecv_c(void *buf, MPI_Count count, mica_type_t *datatype, MPI_Message *message,
-                  MPI_Request *request)
+                  MPI_Request *request, mica_errobj_t **eo)
 {
     mica_request_t *r = mica_request_new(MICA_REQ_RECV);
-    int rc = r ? mrecv_start(buf, count, datatype, message, r)
+    int rc = r ? mrecv_start(buf, count, datatype, message, r, eo)
                : mica_error(MPI_ERR_NO_MEM, "no memory for a request");
     if (rc == MPI_SUCCESS)
         mica_type_retain(datatype);

@@ -542,11 +542,11 @@ int mica_compare_and_swap(const void *origin_addr, const void *compare_addr, voi
         return MPI_SUCCESS;
     if (!mica_type_is_predefined(datatype) || !datatype->basic)
         return mica_error(MPI_ERR_TYPE, "datatype must be a predefined datatype");
-    int cat = datatype->category;
+    int cat = datatype->category;     /* characters too, as small integers (docs/CHOICES.md) */
     if (cat != MICA_CAT_CINT && cat != MICA_CAT_FINT && cat != MICA_CAT_LOGICAL &&
-        cat != MICA_CAT_BYTE && cat != MICA_CAT_MULTI)
-        return mica_error(MPI_ERR_TYPE, "datatype must be an integer, logical or byte type "
-                          "for MPI_Compare_and_swap");
+        cat != MICA_CAT_BYTE && cat != MICA_CAT_MULTI && cat != MICA_CAT_CHAR)
+        return mica_error(MPI_ERR_TYPE, "datatype must be an integer, logical, character or "
+                          "byte type for MPI_Compare_and_swap");
     int rc = check_common(win, target_rank, target_disp, 1, datatype);
     if (rc != MPI_SUCCESS)
         return rc;

@@ -6,6 +6,7 @@
  * attributes, error classes, and MPI_COMM_SELF's attributes deleted at the start of
  * MPI_Finalize in reverse order of setting (checked after MPI_Finalize returns). */
 #include <mpi.h>
+#include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -41,6 +42,8 @@ static int count_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+static int user_code;                /* an error code of the user's, with its own string */
+
 /* Copies value + 1; says "no copy" for odd values. */
 static int plus_one(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
 {
@@ -49,9 +52,8 @@ static int plus_one(MPI_Comm comm, int keyval, void *extra, void *in, void *out,
     copies++;
     MPI_Comm_rank(comm, &r);          /* MPI works inside a callback */
     CHECK(r == rank);
-    if (fail_copy) {
-        fail_copy--;
-        return 12345678;              /* not an error code: MPI_ERR_OTHER */
+    if (fail_copy) {                  /* not an error code (MPI_ERR_OTHER), or the user's own */
+        return fail_copy-- > 1 ? user_code : 12345678;
     }
     intptr_t v = (intptr_t)in;
     *flag = !(v & 1);
@@ -196,6 +198,17 @@ static void copy_on_dup(void)
     CHECK(d == MPI_COMM_NULL);
     CHECKF(deletes == 1 && last_deleted == (void *)10, "deletes %d", deletes);
     CHECK(last_comm != a && last_comm != MPI_COMM_NULL);
+    /* A code of the user's comes back as it is, with its string (MPICH's errors/comm/userdup). */
+    int user_class, len;
+    char msg[MPI_MAX_ERROR_STRING];
+    MPI_Add_error_class(&user_class);
+    MPI_Add_error_code(user_class, &user_code);
+    MPI_Add_error_string(user_code, "the user's own code");
+    fail_copy = 2;
+    int rc = MPI_Comm_dup(a, &d);
+    CHECK(rc == user_code && d == MPI_COMM_NULL && error_class(rc) == user_class);
+    CHECK(MPI_Error_string(rc, msg, &len) == MPI_SUCCESS && !strcmp(msg, "the user's own code"));
+    fail_copy = 0;
 
     /* Freeing runs the delete callbacks of what was copied. */
     deletes = 0;

@@ -406,7 +406,8 @@ def buffer_count(f, p):
 
 def error_param(f):
     """The parameter whose error handler should see the function's errors, or None for
-    MPI_COMM_SELF's ('file_null': MPI_FILE_NULL's; 'request': the core picks)."""
+    MPI_COMM_SELF's ('file_null': MPI_FILE_NULL's; 'request': the core picks: the failing
+    request's communicator, or the one a message was matched on)."""
     if rows[f.name].errors == 'file_null':
         return 'file_null'
     for t in ERROR_OBJECTS:
@@ -417,7 +418,7 @@ def error_param(f):
         for p in f.params:
             if p.base == t and p.pointer and not p.array and p.dir == 'inout':
                 return p
-    if any(p.kind == 'REQUEST' and p.dir != 'out' for p in f.params):
+    if any(p.kind in ('REQUEST', 'MESSAGE') and p.dir != 'out' for p in f.params):
         return 'request'
     return None
 

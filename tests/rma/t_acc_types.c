@@ -2,7 +2,8 @@
 /* What an accumulate's target datatype may be (MPI 4.1 12.3.4): any type made of one
  * predefined type (a vector of ints accumulates); an empty target region (a zero count, or a
  * type of no data) with any origin and result types of no data succeeds and changes nothing;
- * types of different predefined types with data are MPI_ERR_TYPE. */
+ * types of different predefined types with data are MPI_ERR_TYPE; MPI_Compare_and_swap takes
+ * characters, not reals. */
 #include <mpi.h>
 #include "../check.h"
 
@@ -40,6 +41,14 @@ int main(int argc, char **argv)
         int rc = MPI_Accumulate(&d, 1, MPI_DOUBLE, 1, 0, 2, MPI_INT, MPI_SUM, win), cls;
         MPI_Error_class(rc, &cls);
         CHECKF(cls == MPI_ERR_TYPE, "double onto ints: class %d", cls);
+        /* MPI_Compare_and_swap: integers and characters (as small integers, MPICH's
+         * errors/rma/cas_type_check), not reals. */
+        char c = 'x', cmp = 'y', was = 0;
+        float f = 1, fcmp = 2, fwas;
+        CHECK(MPI_Compare_and_swap(&c, &cmp, &was, MPI_CHAR, 1, 0, win) == MPI_SUCCESS);
+        rc = MPI_Compare_and_swap(&f, &fcmp, &fwas, MPI_FLOAT, 1, 0, win);
+        MPI_Error_class(rc, &cls);
+        CHECKF(cls == MPI_ERR_TYPE, "MPI_Compare_and_swap of MPI_FLOAT: class %d", cls);
     }
     MPI_Win_fence(0, win);
     if (rank == 1)

@@ -177,8 +177,10 @@ static void errors(void)
     CHECK(error_class(MPI_Cart_rank(MPI_COMM_WORLD, (int[]){0}, &r)) == MPI_ERR_TOPOLOGY);
     CHECK(error_class(MPI_Cart_shift(MPI_COMM_WORLD, 0, 1, &src, &dst)) == MPI_ERR_TOPOLOGY);
     CHECK(error_class(MPI_Cart_sub(MPI_COMM_WORLD, (int[]){1}, &c)) == MPI_ERR_TOPOLOGY);
+    c = MPI_COMM_WORLD;               /* a failed call leaves the null handle (MPICH's cartsmall) */
     CHECK(error_class(MPI_Cart_create(MPI_COMM_WORLD, 1, (int[]){size + 1}, (int[]){0}, 0, &c))
           == MPI_ERR_ARG);
+    CHECK(c == MPI_COMM_NULL);
     CHECK(error_class(MPI_Cart_create(MPI_COMM_WORLD, 2, (int[]){size, 0}, (int[]){0, 0}, 0, &c))
           == MPI_ERR_DIMS);
     CHECK(error_class(MPI_Cart_create(MPI_COMM_WORLD, -1, (int[]){1}, (int[]){0}, 0, &c))
