@@ -176,6 +176,28 @@ int mica_coll_widen_displs(int n, const int *in, MPI_Aint **out)
 
 /* --- one check per collective, for its three forms (algorithms.h) --------------------------- */
 
+/* The standard forbids aliased buffers: a send buffer that is the receive buffer, or this
+ * process's own block of it (`slot`), is an error, as MPICH reports it (its errors/coll/noalias*),
+ * unless no data moves; MPI_IN_PLACE is the way to say it. */
+static int check_alias(const void *sendbuf, const void *recvbuf, const void *slot,
+                       MPI_Count count, const mica_type_t *type)
+{
+    if (sendbuf == MPI_IN_PLACE || !sendbuf || (sendbuf != recvbuf && sendbuf != slot) ||
+        (type && count * type->size <= 0))
+        return MPI_SUCCESS;
+    return mica_error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same memory (%s): use "
+                      "MPI_IN_PLACE", sendbuf == recvbuf ? "the same address"
+                                                         : "this process's own block");
+}
+
+/* Where block i of a gathered buffer starts: at i * count elements, or displs[i] elements. */
+static const void *block(const void *buf, int i, MPI_Count count, const MPI_Aint *displs,
+                         const mica_type_t *type)
+{
+    MPI_Aint at = displs ? displs[i] : (MPI_Aint)(i * count);
+    return (const char *)buf + at * type->extent;
+}
+
 int mica_coll_check_barrier(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     (void)a, (void)comm;
@@ -209,7 +231,11 @@ int mica_coll_check_allreduce(const mica_coll_args_t *a, mica_comm_t *comm)
 
 int mica_coll_check_gather(const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    return mica_coll_check_rooted(a->sbuf, a->stype, a->rbuf, a->rtype, a->root, comm, 1);
+    int rc = mica_coll_check_rooted(a->sbuf, a->stype, a->rbuf, a->rtype, a->root, comm, 1);
+    if (rc == MPI_SUCCESS && comm->rank == a->root)
+        rc = check_alias(a->sbuf, a->rbuf, block(a->rbuf, comm->rank, a->rcount, a->rdispls,
+                                                  a->rtype), a->scount, a->stype);
+    return rc;
 }
 
 int mica_coll_check_gatherv(const mica_coll_args_t *a, mica_comm_t *comm)
@@ -225,7 +251,11 @@ int mica_coll_check_gatherv(const mica_coll_args_t *a, mica_comm_t *comm)
 
 int mica_coll_check_scatter(const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    return mica_coll_check_rooted(a->sbuf, a->stype, a->rbuf, a->rtype, a->root, comm, 0);
+    int rc = mica_coll_check_rooted(a->sbuf, a->stype, a->rbuf, a->rtype, a->root, comm, 0);
+    if (rc == MPI_SUCCESS && comm->rank == a->root && a->rbuf != MPI_IN_PLACE)
+        rc = check_alias(a->rbuf, a->sbuf, block(a->sbuf, comm->rank, a->scount, a->sdispls,
+                                                  a->stype), a->rcount, a->rtype);
+    return rc;
 }
 
 int mica_coll_check_scatterv(const mica_coll_args_t *a, mica_comm_t *comm)
@@ -241,8 +271,11 @@ int mica_coll_check_scatterv(const mica_coll_args_t *a, mica_comm_t *comm)
 
 int mica_coll_check_allgather(const mica_coll_args_t *a, mica_comm_t *comm)
 {
-    (void)comm;
-    return mica_coll_check_all(a->sbuf, a->stype, a->rbuf, a->rtype);
+    int rc = mica_coll_check_all(a->sbuf, a->stype, a->rbuf, a->rtype);
+    if (rc == MPI_SUCCESS && (!a->rdispls || a->rcounts))   /* allgatherv: its arrays first */
+        rc = check_alias(a->sbuf, a->rbuf, block(a->rbuf, comm->rank, a->rcount, a->rdispls,
+                                                 a->rtype), a->scount, a->stype);
+    return rc;
 }
 
 int mica_coll_check_allgatherv(const mica_coll_args_t *a, mica_comm_t *comm)
@@ -257,14 +290,20 @@ int mica_coll_check_allgatherv(const mica_coll_args_t *a, mica_comm_t *comm)
 int mica_coll_check_alltoall(const mica_coll_args_t *a, mica_comm_t *comm)
 {
     (void)comm;
-    return mica_coll_check_all(a->sbuf, a->stype, a->rbuf, a->rtype);
+    int rc = mica_coll_check_all(a->sbuf, a->stype, a->rbuf, a->rtype);
+    if (rc == MPI_SUCCESS && !a->scounts)       /* alltoallv, alltoallw: check_both_v's */
+        rc = check_alias(a->sbuf, a->rbuf, a->rbuf, a->scount, a->stype);
+    return rc;
 }
 
-/* Both sides' arrays (the send side's are ignored with MPI_IN_PLACE: nsend is 0 then), and
- * the buffers they place data in (alltoallw: its types per process, displacements in bytes). */
+/* Both sides' arrays (the send side's are ignored with MPI_IN_PLACE: nsend is 0 then), the
+ * buffers they place data in (alltoallw: its types per process, displacements in bytes), and
+ * that they are two buffers where any data moves. */
 static int check_both_v(const mica_coll_args_t *a)
 {
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, any = 0;
+    for (int i = 0; a->sbuf != MPI_IN_PLACE && a->scounts && i < a->nsend && !any; i++)
+        any = a->scounts[i] > 0;
     if (a->sbuf != MPI_IN_PLACE)
         rc = mica_coll_check_v(a->scounts, a->sdispls, a->nsend, "sendcounts", "sdispls");
     if (rc == MPI_SUCCESS)
@@ -272,8 +311,10 @@ static int check_both_v(const mica_coll_args_t *a)
     if (rc == MPI_SUCCESS && a->sbuf != MPI_IN_PLACE)
         rc = mica_coll_check_vbuf(a->sbuf, a->nsend, a->scounts, a->sdispls, a->stype, a->stypes,
                                   "sendbuf");
-    return rc != MPI_SUCCESS ? rc : mica_coll_check_vbuf(a->rbuf, a->nrecv, a->rcounts, a->rdispls,
-                                                         a->rtype, a->rtypes, "recvbuf");
+    if (rc == MPI_SUCCESS)
+        rc = mica_coll_check_vbuf(a->rbuf, a->nrecv, a->rcounts, a->rdispls, a->rtype, a->rtypes,
+                                  "recvbuf");
+    return rc != MPI_SUCCESS || !any ? rc : check_alias(a->sbuf, a->rbuf, a->rbuf, 1, NULL);
 }
 
 int mica_coll_check_alltoallv(const mica_coll_args_t *a, mica_comm_t *comm)
