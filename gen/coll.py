@@ -89,7 +89,7 @@ def tunable(collective, algs, knobs):
     words = ['auto'] + [a.name for a in algs]
     t = knobs.get(name)
     if not t or t.type != 'enum' or t.values != words or t.dflt_text != 'auto':
-        raise SystemExit('core/tunables.tsv needs the row %s\tenum:%s\tauto\t-\t-\tgroup\t...'
+        raise SystemExit('core/tunables.tsv needs the row %s\tenum:%s\tauto\t-\t-\tgroup\tcoll\t...'
                          % (name, '|'.join(words)))
     return t
 
