@@ -2,6 +2,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "core/counters.h"
 #include "core/progress.h"
 #include "runtime/boot.h"
 #include "core/tunables.h"
@@ -20,6 +21,7 @@ int mica_progress(void)
 {
     if (!mica_runtime_up)
         return 0;
+    mica_counters.progress_polls++;
     int moved = 0;
     /* A poll that disarms itself moves the next one into its slot: that one waits a round. */
     for (unsigned i = 0; i < npolls; i++)

@@ -37,6 +37,7 @@ int mica_t_init_thread(int required, int *provided)
         return MPI_T_ERR_INVALID;
     if (!init_count++) {
         mica_tunables_read();         /* the control variables show MICA_<NAME> before MPI_Init */
+        mica_t_pvar_setup();
     }
     *provided = required;             /* every level: the tool's lock serialises its calls */
     return MPI_SUCCESS;
@@ -47,6 +48,7 @@ int mica_t_finalize(void)
     MICA_T_CHECK_INIT();
     if (!--init_count) {
         mica_t_cvar_free_all();
+        mica_t_pvar_free_all();
     }
     return MPI_SUCCESS;
 }

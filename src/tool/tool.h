@@ -36,8 +36,10 @@ MPI_T_enum mica_t_enum_of_tunable(int tunable);
 void mica_t_cvar_free_all(void);
 void mica_t_pvar_free_all(void);
 void mica_t_event_free_all(void);
-/* The first MPI_T_init_thread: connect the event seam. */
-void mica_t_event_start(void);
+/* The first MPI_T_init_thread: fill the table of performance variables; connect the event
+ * seam. */
+void mica_t_pvar_setup(void);
+void mica_t_event_setup(void);
 
 /* Category membership, for category.c: how many variables (events) of each kind are in the
  * category named `cat`, and their indices (at most len). */
