@@ -52,6 +52,16 @@ int mica_t_category_get_index(const char *name, int *cat_index)
     return MPI_T_ERR_INVALID_NAME;
 }
 
+int mica_t_category_get_num_events(int cat_index, int *num_events)
+{
+    MICA_T_CHECK_INIT();
+    if (bad_category(cat_index))
+        return MPI_T_ERR_INVALID_INDEX;
+    if (num_events)
+        *num_events = mica_t_events_of(mica_tunable_categories[cat_index][0], 0, NULL);
+    return MPI_SUCCESS;
+}
+
 /* The members of one kind, at most len of them, into indices. */
 static int members(int cat_index, int len, int indices[],
                    int (*of)(const char *cat, int len, int *indices))
@@ -73,6 +83,11 @@ int mica_t_category_get_cvars(int cat_index, int len, int indices[])
 int mica_t_category_get_pvars(int cat_index, int len, int indices[])
 {
     return members(cat_index, len, indices, mica_t_pvars_of);
+}
+
+int mica_t_category_get_events(int cat_index, int len, int indices[])
+{
+    return members(cat_index, len, indices, mica_t_events_of);
 }
 
 static int no_categories(const char *cat, int len, int *indices)

@@ -38,6 +38,7 @@ int mica_t_init_thread(int required, int *provided)
     if (!init_count++) {
         mica_tunables_read();         /* the control variables show MICA_<NAME> before MPI_Init */
         mica_t_pvar_setup();
+        mica_t_event_setup();
     }
     *provided = required;             /* every level: the tool's lock serialises its calls */
     return MPI_SUCCESS;
@@ -49,6 +50,7 @@ int mica_t_finalize(void)
     if (!--init_count) {
         mica_t_cvar_free_all();
         mica_t_pvar_free_all();
+        mica_t_event_free_all();
     }
     return MPI_SUCCESS;
 }
