@@ -4,11 +4,12 @@
  * stop, and not at all while stopped; reset, write and readreset act on the handle alone; the
  * unexpected and posted-receive queues' levels and high-water marks follow the queues; a
  * collective's algorithm counter says which ran, and writing the control variable that forces
- * it changes which; sessions and handles answer errors with the standard's codes. */
+ * it changes which; a full shared-memory ring is counted; sessions and handles answer errors with the standard's codes. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CHECK(cond) do { if (!(cond)) { printf("FAIL rank %d line %d: %s\n", rank, __LINE__, #cond); exit(1); } } while (0)
 #define RC(call, want) do { int rc_ = (call); if (rc_ != (want)) { \
@@ -188,6 +189,28 @@ int main(int argc, char **argv)
         MPI_Wait(&ack, MPI_STATUS_IGNORE);
     if (rank == src)                  /* the answer came while it waited, polling */
         CHECK(rd(polls) > 0);
+
+    /* The shared-memory ring fills while its receiver sleeps: 64 messages of 16000 bytes,
+     * more than any ring holds (256 KiB at most by default). */
+    if (size > 1) {
+        MPI_T_pvar_handle full = handle("shm_ring_full", MPI_T_PVAR_CLASS_COUNTER);
+        RC(MPI_T_pvar_start(ses, full), MPI_SUCCESS);
+        static char big[64][16000];
+        MPI_Request many[64];
+        if (rank == 0) {
+            for (i = 0; i < 64; i++)
+                MPI_Isend(big[i], 16000, MPI_CHAR, 1, 11, MPI_COMM_WORLD, &many[i]);
+            MPI_Waitall(64, many, MPI_STATUSES_IGNORE);
+            CHECK(rd(full) > 0);
+        } else if (rank == 1) {
+            struct timespec ts = {0, 200000000};
+            nanosleep(&ts, NULL);
+            for (i = 0; i < 64; i++)
+                MPI_Recv(big[i], 16000, MPI_CHAR, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(rd(full) == 0);          /* it sent nothing */
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
 
     /* A collective's algorithm: the one the control variable forces runs. 4096 doubles: past
      * ALLREDUCE_LONG, so auto picks Rabenseifner's. */
