@@ -190,8 +190,9 @@ int main(int argc, char **argv)
     if (rank == src)                  /* the answer came while it waited, polling */
         CHECK(rd(polls) > 0);
 
-    /* The shared-memory ring fills while its receiver sleeps: 64 messages of 16000 bytes,
-     * more than any ring holds (256 KiB at most by default). */
+    /* The shared-memory ring fills: 64 messages of 16000 bytes, more than any ring holds (256
+     * KiB at most by default), sent while the receiver sleeps a second (long enough for a
+     * loaded machine to let the sender fill it). */
     if (size > 1) {
         MPI_T_pvar_handle full = handle("shm_ring_full", MPI_T_PVAR_CLASS_COUNTER);
         RC(MPI_T_pvar_start(ses, full), MPI_SUCCESS);
@@ -203,7 +204,7 @@ int main(int argc, char **argv)
             MPI_Waitall(64, many, MPI_STATUSES_IGNORE);
             CHECK(rd(full) > 0);
         } else if (rank == 1) {
-            struct timespec ts = {0, 200000000};
+            struct timespec ts = {1, 0};
             nanosleep(&ts, NULL);
             for (i = 0; i < 64; i++)
                 MPI_Recv(big[i], 16000, MPI_CHAR, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
