@@ -37,7 +37,7 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -pthread $(WARN) 
 
 FUNCTIONS := $(shell sed -n 's/^\(MPI_[A-Za-z0-9_]*\)\t.*/\1/p' api/functions.tsv)
 CORE_SRC := $(wildcard src/core/*.c src/mpi/*.c src/io/*.c src/pt2pt/*.c src/coll/*.c src/topo/*.c \
-                       src/rma/*.c src/transport/*.c src/runtime/*.c)
+                       src/rma/*.c src/transport/*.c src/runtime/*.c src/tool/*.c)
 # Generated C sources of the library (gen/tunables.py, gen/tables.py, gen/ops.py, gen/coll.py: one a
 # collective of src/coll/algorithms.tsv, the neighborhood ones in topo)
 COLLECTIVES := $(sort $(shell sed -n 's/^\([a-z_]*\)\t.*/\1/p' src/coll/algorithms.tsv))

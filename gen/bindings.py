@@ -14,6 +14,10 @@ How the binding reaches the core is set per function in src/bindings/c/impl.tsv:
            for functions whose int and MPI_Count forms differ only in scalar counts
   direct   hand everything to the core unchanged (conversions, init and finalize, clocks:
            nothing that needs MPI initialized, or the core checks it)
+  tool     the tool information interface (MPI_T_*, src/tool/): valid at any time, before
+           MPI_Init and after MPI_Finalize; hand everything to the core unchanged, holding the
+           big lock and the tool's own lock (mica_t_enter/leave), and return its code as is: an
+           MPI_T function returns MPI_T_ERR_* and raises no error through any handler
   noop     do nothing and succeed (MPI_Pcontrol)
   absent   (not listed) raise MPI_ERR_UNSUPPORTED_OPERATION
 """
@@ -330,6 +334,10 @@ def body(f, mode):
         out.append('    return MPI_SUCCESS;\n')
     elif mode == 'direct':
         out.append('    return %s(%s);\n' % (f.core_name, call_args(f, mode)))
+    elif mode == 'tool':
+        out.append('    mica_lock();\n    mica_t_enter();\n')
+        out.append('    int rc_ = %s(%s);\n' % (f.core_name, call_args(f, mode)))
+        out.append('    mica_t_leave();\n    mica_unlock();\n    return rc_;\n')
     elif mode in CHECKED:
         assert f.ret == 'int', f.name
         eo = error_object(f)
@@ -386,8 +394,10 @@ def generate(functions, rows):
         files['c/%s.c' % f.name] = binding(f, mode)
         if mode == 'large':
             assert rows.get(f.name + '_c', ABSENT).mode in CHECKED, '%s: implement %s_c first' % (f.name, f.name)
-        elif mode in CHECKED + ('direct',):
+        elif mode in CHECKED + ('direct', 'tool'):
             protos.append(core_prototype(f, mode))
+    protos.append('/* The tool information interface\'s lock, around each MPI_T function (mode tool). */\n'
+                  'void mica_t_enter(void);\nvoid mica_t_leave(void);\n')
     protos.append('\n#endif\n')
     files['core_api.h'] = ''.join(protos)
     return files

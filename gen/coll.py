@@ -89,17 +89,22 @@ def tunable(collective, algs, knobs):
     words = ['auto'] + [a.name for a in algs]
     t = knobs.get(name)
     if not t or t.type != 'enum' or t.values != words or t.dflt_text != 'auto':
-        raise SystemExit('core/tunables.tsv needs the row %s\tenum:%s\tauto\t-\t-\tgroup\t...'
+        raise SystemExit('core/tunables.tsv needs the row %s\tenum:%s\tauto\t-\t-\tgroup\tcoll\t...'
                          % (name, '|'.join(words)))
     return t
 
 
-def choice(collective, algs, knobs):
-    """static int choose(a, comm): the index of the algorithm to run."""
+def choice(collective, algs, knobs, base):
+    """static int choose(a, comm): the index of the algorithm to run, counted (the MPI_T
+    performance variables coll_<collective>_<algorithm>: core/counters.h) at its index in the
+    list of every algorithm, from `base`."""
+    count = ['\nstatic int choose(const mica_coll_args_t *a, mica_comm_t *comm)\n{\n'
+             '    int i = choose_algorithm(a, comm);\n'
+             '    mica_counters.coll_algorithm_calls[%d + i]++;\n    return i;\n}\n' % base]
     head = ['/* The algorithm for these arguments: the first of the table whose requires and when\n'
             ' * hold, or the one MICA_%s_ALGORITHM forces where its requires holds. */\n'
             % collective.upper(),
-            'static int choose(const mica_coll_args_t *a, mica_comm_t *comm)\n{\n']
+            'static int choose_algorithm(const mica_coll_args_t *a, mica_comm_t *comm)\n{\n']
     body = []
     if len(algs) > 1:
         t = tunable(collective, algs, knobs)
@@ -123,7 +128,7 @@ def choice(collective, algs, knobs):
     unused = [v for v in ('a', 'comm') if not re.search(r'\b%s\b' % v, ''.join(body))]
     if unused:
         head.append('    %s;\n' % ', '.join('(void)%s' % v for v in unused))
-    return head + body
+    return head + body + count
 
 
 def runners(collective, algs):
@@ -272,6 +277,16 @@ def generate(functions, rows):
                  % (m.upper(), m.upper())] for m in INCLUDES}
     files = {}
     declared = set()
+    every = [(c, a.name) for c, algs in load().items() for a in algs]
+    files['core/coll_algorithms.h'] = ''.join(
+        [HEADER, '/* Every collective\'s algorithms (src/coll/algorithms.tsv), numbered for their counters\n'
+         ' * (core/counters.h) and the MPI_T performance variables (src/tool/pvar.c). */\n',
+         '#ifndef MICA_CORE_COLL_ALGORITHMS_H\n#define MICA_CORE_COLL_ALGORITHMS_H\n\n',
+         '#define MICA_COLL_ALGORITHMS %d\n\n' % len(every),
+         '#ifdef MICA_COLL_ALGORITHM_NAMES    /* the collective and the algorithm of each */\n',
+         'static const char *const mica_coll_algorithm_names[][2] = {\n'] +
+        ['    {"%s", "%s"},\n' % ca for ca in every] + ['};\n#endif\n\n#endif\n'])
+    base = 0
     for collective, algs in load().items():
         m = module(collective)
         head = heads[m]
@@ -289,8 +304,9 @@ def generate(functions, rows):
         text = [HEADER, '/* %s: the choice of its algorithm and its entry points. */\n'
                 % function_name(collective, '', ''), '#include <stdlib.h>\n\n']
         text += ['#include "%s"\n' % h for h in INCLUDES[m]]
-        text.append('#include "core_api.h"\n\n')
-        text += choice(collective, algs, knobs)
+        text.append('#include "core/counters.h"\n#include "core_api.h"\n\n')
+        text += choice(collective, algs, knobs, base)
+        base += len(algs)
         text += runners(collective, algs)
         for prefix, form in FORMS:
             for suffix in ('', '_c'):

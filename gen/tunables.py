@@ -1,7 +1,8 @@
 """The table of tunables (src/core/tunables.tsv, whose opening comment describes it) as C:
 core/tunables.h declares struct mica_tunables, one field a row, and the table's row type;
-core/tunables_table.c defines both, with every field at its default. src/core/tunables.c
-reads the environment against the table."""
+core/tunables_table.c defines both, with every field at its default, and the MPI_T categories
+(CATEGORIES). src/core/tunables.c reads the environment against the table; src/tool/cvar.c
+makes an MPI_T control variable of each row."""
 import os
 import re
 
@@ -10,13 +11,24 @@ TYPES = {'int': 'INT', 'size': 'SIZE', 'bool': 'BOOL', 'enum': 'ENUM'}
 SCOPES = ('constant', 'readonly', 'local', 'group', 'all')
 SUFFIX = {'': 1, 'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30}
 LONG_MAX = (1 << 63) - 1
+# The MPI_T categories (src/tool/): each tunable's control variable is in one (its category
+# column), and the tool's performance variables and events name theirs too.
+CATEGORIES = (
+    ('runtime', 'start-up: the process manager (PMI-1)'),
+    ('pt2pt', 'point-to-point: matching, the eager and rendezvous protocols'),
+    ('shm', 'the shared-memory transport: a ring per ordered pair of processes'),
+    ('progress', 'the progress engine: polling, and how a waiting process backs off'),
+    ('coll', 'collectives: the algorithms and where they change'),
+)
 
 
 class Tunable:
     def __init__(self, fields, where):
-        if len(fields) != 7:
-            raise SystemExit('%s: 7 columns expected, got %d' % (where, len(fields)))
-        self.name, type_, dflt, lo, hi, self.scope, self.description = fields
+        if len(fields) != 8:
+            raise SystemExit('%s: 8 columns expected, got %d' % (where, len(fields)))
+        self.name, type_, dflt, lo, hi, self.scope, self.category, self.description = fields
+        if self.category not in [c for c, _ in CATEGORIES]:
+            raise SystemExit('%s: unknown category %s' % (where, self.category))
         self.type, _, values = type_.partition(':')
         self.values = values.split('|') if values else []
         if self.type not in TYPES or (self.type == 'enum') != bool(self.values):
@@ -90,10 +102,14 @@ def header(rows):
             '    const char *values;               /* an enum\'s words, "a|b|c" */',
             '    const char *dflt_text;',
             '    const char *description;',
+            '    const char *category;             /* its MPI_T category: mica_tunable_categories */',
             '    void *value;                      /* its field: an int, or a long for a size */',
             '} mica_tunable_t;', '',
             'extern const mica_tunable_t mica_tunable_table[];',
             'extern const int mica_tunable_count;', '',
+            '/* The MPI_T categories: name and description (gen/tunables.py\'s CATEGORIES). */',
+            'extern const char *const mica_tunable_categories[][2];',
+            'extern const int mica_tunable_category_count;', '',
             '/* Read every MICA_<NAME> of the environment (the first call only). */',
             'void mica_tunables_read(void);', '', '#endif', '']
     return '\n'.join(out)
@@ -110,8 +126,12 @@ def source(rows):
             c_string(t.name), TYPES[t.type], t.scope.upper(), t.default, t.min,
             'LONG_MAX' if t.max == LONG_MAX else '%dL' % t.max, t.auto,
             c_string('|'.join(t.values)) if t.values else 'NULL', c_string(t.dflt_text)))
-        out.append('     %s, &mica_tunables.%s},' % (c_string(t.description), t.field))
-    out += ['};', 'const int mica_tunable_count = %d;' % len(rows), '']
+        out.append('     %s, %s, &mica_tunables.%s},' % (c_string(t.description),
+                                                     c_string(t.category), t.field))
+    out += ['};', 'const int mica_tunable_count = %d;' % len(rows), '',
+            'const char *const mica_tunable_categories[][2] = {']
+    out += ['    {%s, %s},' % (c_string(c), c_string(d)) for c, d in CATEGORIES]
+    out += ['};', 'const int mica_tunable_category_count = %d;' % len(CATEGORIES), '']
     return '\n'.join(out)
 
 

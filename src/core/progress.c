@@ -2,6 +2,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "core/counters.h"
 #include "core/progress.h"
 #include "runtime/boot.h"
 #include "core/tunables.h"
@@ -20,6 +21,7 @@ int mica_progress(void)
 {
     if (!mica_runtime_up)
         return 0;
+    mica_counters.progress_polls++;
     int moved = 0;
     /* A poll that disarms itself moves the next one into its slot: that one waits a round. */
     for (unsigned i = 0; i < npolls; i++)
@@ -62,11 +64,13 @@ void mica_progress_idle(unsigned idle)
 #endif
         return;
     }
+    /* Read under the lock: MPI_T may write them (control variables of scope local). */
+    unsigned yield_polls = (unsigned)mica_tunables.yield_polls;
+    struct timespec ts = {0, mica_tunables.idle_sleep_ns};
     int held = mica_callback_begin(); /* other threads may go on meanwhile */
-    if (idle - mica_spin_polls < (unsigned)mica_tunables.yield_polls) {
+    if (idle - mica_spin_polls < yield_polls) {
         sched_yield();
     } else {                          /* a long wait: stop burning a core */
-        struct timespec ts = {0, mica_tunables.idle_sleep_ns};
         nanosleep(&ts, NULL);
         /* Now and then (every 1024 sleeps, 50 ms by default): is the launcher still there?
          * Without it, what we wait for may never come: a launcher that does not take its

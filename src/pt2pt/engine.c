@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/counters.h"
 #include "core/errors.h"
 #include "core/request.h"
 #include "core/tunables.h"
@@ -81,6 +82,7 @@ void mica_pt2pt_finalize(void)
         pt.unexp_head = u->next;
         free(u);
     }
+    mica_counters.unexpected_len = mica_counters.posted_len = 0;
     free(pt.peers);
     memset(&pt, 0, sizeof pt);
 }
@@ -166,6 +168,8 @@ static void finish_recv(mica_request_t *r, int src, int tag, MPI_Count size, MPI
     else
         r->status.MPI_ERROR = MPI_SUCCESS;
     mica_status_set_count(&r->status, got);
+    mica_counters.msgs_received++;
+    mica_counters.bytes_received += (uint64_t)got;
     finish(r);
 }
 
@@ -297,6 +301,12 @@ static int push(mica_request_t *r, int world)
     if (region)
         memcpy(mica_transport_payload(pkt), &key, sizeof key);
     tp->send_commit(world, pkt);
+    mica_counters.msgs_sent++;
+    mica_counters.bytes_sent += (uint64_t)r->bytes;
+    if (!eager) {
+        mica_counters.rndv_sends++;
+        mica_counters.single_copy_sends += region != NULL;
+    }
     if (!eager)
         r->state = region ? ST_WAIT_GET : ST_WAIT_CTS;
     else if (r->mode == MICA_SEND_SYNC)
@@ -365,6 +375,8 @@ int mica_pt2pt_send_now(const void *buf, MPI_Count count, mica_type_t *type, int
     else
         mica_type_pack(buf, count, type, 0, payload, bytes);
     tp->send_commit(world, pkt);
+    mica_counters.msgs_sent++;
+    mica_counters.bytes_sent += (uint64_t)bytes;
     return 1;
 }
 
@@ -500,6 +512,7 @@ static void deliver_eager(mica_request_t *r, int src, int tag, const void *data,
 
 static void unlink_posted(mica_request_t *r)
 {
+    mica_counters.posted_len--;
     if (r->prev)
         r->prev->next = r->next;
     else
@@ -537,6 +550,7 @@ static void withdraw(int world, const mica_pt2pt_hdr_t *h)
                 pt.unexp_tail = pu;
             ans.size = 1;
             ans.rreq = u->rts || u->sync ? u->sreq : 0;
+            mica_counters.unexpected_len--;
             free(u);
             break;
         }
@@ -633,6 +647,12 @@ static void handle(int world, mica_transport_pkt_t *pkt)
             memcpy(u->data, mica_transport_payload(pkt), keep);
             *pt.unexp_tail = u;
             pt.unexp_tail = &u->next;
+            mica_counters.unexpected_msgs++;
+            if (++mica_counters.unexpected_len > mica_counters.unexpected_hwm)
+                mica_counters.unexpected_hwm = mica_counters.unexpected_len;
+            mica_event_raise(MICA_EVENT_UNEXPECTED_MSG, &(mica_event_unexpected_t){
+                    .source = h->src, .tag = h->tag, .size = (MPI_Count)h->size,
+                    .context = h->context}, sizeof(mica_event_unexpected_t));
             return;
         }
         if (h->flags & MICA_PT2PT_SYNC)
@@ -691,6 +711,7 @@ static umsg_t *take_unexpected(uint32_t context, int src, int tag, int remove)
                 *pu = u->next;
                 if (pt.unexp_tail == &u->next)
                     pt.unexp_tail = pu;
+                mica_counters.unexpected_len--;
             }
             return u;
         }
@@ -726,6 +747,8 @@ void mica_pt2pt_start_recv(mica_request_t *r)
     else
         pt.posted_head = r;
     pt.posted_tail = r;
+    if (++mica_counters.posted_len > mica_counters.posted_hwm)
+        mica_counters.posted_hwm = mica_counters.posted_len;
 }
 
 int mica_pt2pt_cancel_recv(mica_request_t *r)

@@ -11,6 +11,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "core/counters.h"
 #include "core/tunables.h"
 #include "runtime/boot.h"
 #include "transport/segment.h"
@@ -125,8 +126,10 @@ static mica_transport_pkt_t *shm_send_begin(int dest, size_t payload)
     ring_t *ring = ring_at(shm.seg[dest], shm.rank);
     if (o->tail + skip + n - o->head_seen > shm.nslots) {
         o->head_seen = atomic_load_explicit(&ring->head, memory_order_acquire);
-        if (o->tail + skip + n - o->head_seen > shm.nslots)
+        if (o->tail + skip + n - o->head_seen > shm.nslots) {
+            mica_counters.shm_ring_full++;
             return NULL;
+        }
     }
     if (skip) {                       /* a padding packet to the end of the ring */
         mica_transport_pkt_t *pad = (mica_transport_pkt_t *)(ring->slots + at * MICA_SHM_SLOT);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Layers call only downward. The floors, low to high:
-#   runtime; core; transport; pt2pt; coll; topo, rma, io; mpi (the orchestrators); bindings.
+#   runtime; core; transport; pt2pt; coll; topo, rma, io; mpi (the orchestrators) and tool (MPI_T); bindings.
 # A module may include the headers of, and call, its own floor and the floors below it:
 #  - includes: every #include "DIR/..." of a file of src/DIR0 names a floor at or below DIR0's
 #    (the generated core_api.h and mpi.h, the bindings' contract, are everyone's);
@@ -11,7 +11,7 @@
 OBJ=${MICA_BUILD:-$MICA_ROOT/build/weak}/obj
 [ -d "$OBJ/core" ] || { echo "skip: $OBJ not built"; exit 77; }
 
-floors='runtime=0 core=1 transport=2 pt2pt=3 coll=4 topo=5 rma=5 io=5 mpi=6 bindings=7'
+floors='runtime=0 core=1 transport=2 pt2pt=3 coll=4 topo=5 rma=5 io=5 mpi=6 tool=6 bindings=7'
 
 status=0
 report() {  # report WHAT OUTPUT
@@ -36,7 +36,7 @@ ninc=$(cd "$MICA_ROOT" && grep -h '^#include "[a-z0-9_]*/' src/*/*.[ch] | wc -l)
 
 # Calls (and data references).
 # The objects of today's sources (a moved source leaves its old object behind) and the bindings.
-objs=$(cd "$OBJ" && for d in runtime transport core pt2pt coll topo rma io mpi; do
+objs=$(cd "$OBJ" && for d in runtime transport core pt2pt coll topo rma io mpi tool; do
            for o in "$d"/*.o; do [ -f "$MICA_ROOT/src/${o%.o}.c" ] && echo "$o"; done
            ls gen/"$d"/*.o 2>/dev/null
        done; ls bindings/*.o)
