@@ -113,6 +113,7 @@ int main(int argc, char **argv)
         MPI_Barrier(shm);
         MPI_Win_sync(win);
         CHECKF(b[0] == 1000 * last + 3 * size, "fetch_and_op: %d", b[0]);
+        MPI_Barrier(shm);             /* everyone has read it before rank 0 swaps it */
         if (rank == 0) {
             int expect = 1000 * last + 3 * size, nv = 42, res = 0;
             MPI_Win_lock(MPI_LOCK_EXCLUSIVE, last, 0, win);
