@@ -31,4 +31,12 @@ static int check_failures;
         }                                                                                     \
     } while (0)
 #define CHECK_RESULT() (check_failures != 0)
+
+/* The error class of a return code (-1 if MPI_Error_class refuses it). */
+static inline int check_class(int rc)
+{
+    int c = -1;
+    MPI_Error_class(rc, &c);
+    return c;
+}
 #endif

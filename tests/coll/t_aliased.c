@@ -8,13 +8,6 @@
 
 enum { MAXP = 64 };
 
-static int cls(int rc)
-{
-    int c = -1;
-    MPI_Error_class(rc, &c);
-    return c;
-}
-
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -29,22 +22,22 @@ int main(int argc, char **argv)
     MPI_Request req;
     int root = size - 1, at_root = rank == root;
 
-    CHECK(cls(MPI_Allgather(buf, 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD)) ==
+    CHECK(check_class(MPI_Allgather(buf, 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD)) ==
           MPI_ERR_BUFFER);
-    CHECK(cls(MPI_Allgather(&buf[rank], 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD)) ==
+    CHECK(check_class(MPI_Allgather(&buf[rank], 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD)) ==
           MPI_ERR_BUFFER);
-    CHECK(cls(MPI_Allgatherv(&buf[rank], 1, MPI_INT, buf, counts, displs, MPI_INT,
+    CHECK(check_class(MPI_Allgatherv(&buf[rank], 1, MPI_INT, buf, counts, displs, MPI_INT,
                              MPI_COMM_WORLD)) == MPI_ERR_BUFFER);
-    CHECK(cls(MPI_Alltoall(buf, 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD)) == MPI_ERR_BUFFER);
-    CHECK(cls(MPI_Ialltoall(buf, 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD, &req)) ==
+    CHECK(check_class(MPI_Alltoall(buf, 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD)) == MPI_ERR_BUFFER);
+    CHECK(check_class(MPI_Ialltoall(buf, 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD, &req)) ==
           MPI_ERR_BUFFER);
-    CHECK(cls(MPI_Alltoallv(buf, counts, displs, MPI_INT, buf, counts, displs, MPI_INT,
+    CHECK(check_class(MPI_Alltoallv(buf, counts, displs, MPI_INT, buf, counts, displs, MPI_INT,
                             MPI_COMM_WORLD)) == MPI_ERR_BUFFER);
-    CHECK(cls(MPI_Allreduce(buf, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD)) == MPI_ERR_BUFFER);
+    CHECK(check_class(MPI_Allreduce(buf, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD)) == MPI_ERR_BUFFER);
     int rc = MPI_Gather(buf, 1, MPI_INT, buf, 1, MPI_INT, root, MPI_COMM_WORLD);
-    CHECKF(at_root ? cls(rc) == MPI_ERR_BUFFER : rc == MPI_SUCCESS, "gather: %d", rc);
+    CHECKF(at_root ? check_class(rc) == MPI_ERR_BUFFER : rc == MPI_SUCCESS, "gather: %d", rc);
     if (size == 1)                    /* only the root can tell: the others would wait */
-        CHECK(cls(MPI_Iscatter(buf, 1, MPI_INT, buf, 1, MPI_INT, 0, MPI_COMM_WORLD, &req)) ==
+        CHECK(check_class(MPI_Iscatter(buf, 1, MPI_INT, buf, 1, MPI_INT, 0, MPI_COMM_WORLD, &req)) ==
               MPI_ERR_BUFFER);
 
     /* Valid: nothing moves, or MPI_IN_PLACE says it. */

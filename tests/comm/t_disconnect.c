@@ -5,13 +5,6 @@
 #include <mpi.h>
 #include "../check.h"
 
-static int cls(int rc)
-{
-    int c = -1;
-    MPI_Error_class(rc, &c);
-    return c;
-}
-
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -34,7 +27,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     int n;
-    CHECK(cls(MPI_Comm_size(copy, &n)) == MPI_ERR_COMM);      /* gone */
+    CHECK(check_class(MPI_Comm_size(copy, &n)) == MPI_ERR_COMM);      /* gone */
 
     if (size > 1) {                   /* an intercommunicator between the two halves */
         MPI_Comm half, inter;
@@ -49,8 +42,8 @@ int main(int argc, char **argv)
     }
 
     MPI_Comm world = MPI_COMM_WORLD, null = MPI_COMM_NULL;
-    CHECK(cls(MPI_Comm_disconnect(&world)) == MPI_ERR_COMM && world == MPI_COMM_WORLD);
-    CHECK(cls(MPI_Comm_disconnect(&null)) == MPI_ERR_COMM);
+    CHECK(check_class(MPI_Comm_disconnect(&world)) == MPI_ERR_COMM && world == MPI_COMM_WORLD);
+    CHECK(check_class(MPI_Comm_disconnect(&null)) == MPI_ERR_COMM);
     MPI_Finalize();
     return CHECK_RESULT();
 }

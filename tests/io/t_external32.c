@@ -14,13 +14,6 @@
 
 static int rank, size;
 
-static int cls(int rc)
-{
-    int c = -1;
-    MPI_Error_class(rc, &c);
-    return c;
-}
-
 static void temp_name(char *name, size_t len)
 {
     if (rank == 0) {
@@ -94,7 +87,7 @@ static void test_long(MPI_File fh)
     CHECK(n == 3);
     long big = 1L << 40;
     MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
-    CHECK(cls(MPI_File_write(fh, &big, 1, MPI_LONG, &st)) == MPI_ERR_CONVERSION);
+    CHECK(check_class(MPI_File_write(fh, &big, 1, MPI_LONG, &st)) == MPI_ERR_CONVERSION);
     CHECK(MPI_File_sync(fh) == MPI_SUCCESS);
     MPI_Barrier(MPI_COMM_WORLD);
 
@@ -111,7 +104,7 @@ static void test_long(MPI_File fh)
     }
 
     /* View types whose external32 layout differs from memory's are not handled yet. */
-    CHECK(cls(MPI_File_set_view(fh, 0, MPI_LONG, MPI_LONG, "external32", MPI_INFO_NULL)) ==
+    CHECK(check_class(MPI_File_set_view(fh, 0, MPI_LONG, MPI_LONG, "external32", MPI_INFO_NULL)) ==
           MPI_ERR_UNSUPPORTED_DATAREP);
     MPI_File_set_errhandler(fh, MPI_ERRORS_ARE_FATAL);
 }

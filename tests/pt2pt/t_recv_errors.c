@@ -6,13 +6,6 @@
 #include <mpi.h>
 #include "../check.h"
 
-static int cls(int rc)
-{
-    int c = -1;
-    MPI_Error_class(rc, &c);
-    return c;
-}
-
 int main(int argc, char **argv)
 {
     int rank;
@@ -30,17 +23,17 @@ int main(int argc, char **argv)
         MPI_Send(in, 4, MPI_INT, 0, 3, comm);
         MPI_Send(in, 4, MPI_INT, 0, 4, comm);
     } else {
-        CHECK(cls(MPI_Recv(in, 4, MPI_INT, 1, 1, comm, &st)) == MPI_ERR_TYPE);
+        CHECK(check_class(MPI_Recv(in, 4, MPI_INT, 1, 1, comm, &st)) == MPI_ERR_TYPE);
         CHECK(MPI_Recv(in, 4, MPI_INT, 1, 2, comm, &st) == MPI_SUCCESS);
         CHECK(MPI_Get_count(&st, MPI_INT, &n) == MPI_SUCCESS && n == 2);
         MPI_Message msg;
         CHECK(MPI_Mprobe(1, 3, comm, &msg, MPI_STATUS_IGNORE) == MPI_SUCCESS);
-        CHECK(cls(MPI_Mrecv(in, 3, MPI_INT, &msg, &st)) == MPI_ERR_TRUNCATE);
+        CHECK(check_class(MPI_Mrecv(in, 3, MPI_INT, &msg, &st)) == MPI_ERR_TRUNCATE);
         CHECK(msg == MPI_MESSAGE_NULL);
         MPI_Request req;
         CHECK(MPI_Mprobe(1, 4, comm, &msg, MPI_STATUS_IGNORE) == MPI_SUCCESS);
         CHECK(MPI_Imrecv(in, 2, MPI_INT, &msg, &req) == MPI_SUCCESS);
-        CHECK(cls(MPI_Wait(&req, &st)) == MPI_ERR_TRUNCATE);
+        CHECK(check_class(MPI_Wait(&req, &st)) == MPI_ERR_TRUNCATE);
     }
     MPI_Comm_free(&comm);
     MPI_Finalize();
